@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end tests: real server, real database, Debian's Chromium. Run by scripts/e2e.ts,
+// which builds the PWA first. Two files at a time keep a 2-core machine busy but not starved.
+export default defineConfig({
+  test: {
+    root: import.meta.dirname,
+    include: ['**/*.e2e.ts'],
+    environment: 'node',
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});

@@ -1,0 +1,32 @@
+import { z } from 'zod';
+import { platforms } from '../organizations/claims.ts';
+
+/** spec §3 Current user, plus what the shell needs to draw the right navigation. */
+export const currentUserSchema = z.object({
+  id: z.uuid(),
+  fullName: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  username: z.string().nullable(),
+  role: z.enum(['admin', 'user']),
+  view: z.enum(['org', 'customer']),
+  org: z.object({ id: z.uuid(), label: z.string(), platform: z.enum(platforms) }).nullable(),
+  attributes: z.object({
+    sidebarExpanded: z.boolean(),
+    profileAvatarImageUrl: z.string().nullable(),
+  }),
+  // spec §3 names only `name`; the id lets 'Return to parent account' post the switch form.
+  allowReturnTo: z.object({ name: z.string(), id: z.uuid() }).nullable(),
+  claims: z.array(z.string()),
+  /** Accounts the user may switch to (spec §2 Switch accounts). */
+  profiles: z.array(
+    z.object({ orgId: z.uuid(), label: z.string(), view: z.enum(['org', 'customer']) }),
+  ),
+  children: z.array(z.object({ id: z.uuid(), fullName: z.string() })),
+});
+export type CurrentUser = z.infer<typeof currentUserSchema>;
+
+/** POST /api/me/attributes: preferences the user may change (lastProfile is the server's). */
+export const updateMeAttributesInputSchema = z.object({ sidebarExpanded: z.boolean() });
+export type UpdateMeAttributesInput = z.infer<typeof updateMeAttributesInputSchema>;

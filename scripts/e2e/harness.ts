@@ -1,0 +1,76 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildApp } from '../../sync-server/src/app.ts';
+import { loadConfig } from '../../sync-server/src/config.ts';
+import { createTestDatabase } from '../../sync-server/src/testing/test-database.ts';
+import { chromiumArgs, chromiumPath } from '../lib/chromium.ts';
+import { pwaDist } from '../lib/pwa-build.ts';
+import { DEMO_PASSWORD, demoLogins, seedDemo, type DemoSeed } from '../seed.ts';
+
+export { DEMO_PASSWORD, demoLogins };
+
+export type E2eServer = {
+  url: string;
+  seed: DemoSeed;
+  db: Awaited<ReturnType<typeof createTestDatabase>>['db'];
+  close: () => Promise<void>;
+};
+
+/**
+ * The real server (built PWA, real database — PostgreSQL when DATABASE_URL is set, PGlite
+ * otherwise) on a free loopback port, on a fresh seeded database of its own.
+ */
+export async function startE2eServer(env: Record<string, string> = {}): Promise<E2eServer> {
+  const database = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'pglite');
+  const { seed } = await seedDemo(database.db);
+  // PUBLIC_URL must name the real port, so listen first on a port we pick.
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    SESSION_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456789',
+    PWA_DIST: pwaDist,
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...env,
+  });
+  const app = await buildApp({ config, database });
+  await app.listen({ port, host: '127.0.0.1' });
+  return {
+    url: config.publicUrl,
+    seed,
+    db: database.db,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+}
+
+/** A persistent profile: installability and service workers behave as for a real user. */
+export async function launchPersistent(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'e2e-profile-'));
+  const context = await chromium.launchPersistentContext(dir, { executablePath: chromiumPath, args: chromiumArgs });
+  return {
+    context,
+    close: async () => {
+      await context.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Logs in through the real page, as a person would. */
+export async function logIn(page: Page, baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<void> {
+  await page.goto(`${baseUrl}/auth/login`);
+  await page.getByLabel(/username or email/i).fill(email);
+  await page.getByLabel(/^password$/i).fill(password);
+  await page.getByRole('button', { name: /^sign in$/i }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/auth/login'));
+}

@@ -1,0 +1,97 @@
+import { hash } from '@node-rs/argon2';
+import { eq } from 'drizzle-orm';
+import { claims, timeTrackingClaims } from '@platform/schema/organizations/claims';
+import { guardianLinks, memberships, organizations, users } from '@platform/schema/db';
+import type { Db } from '../sync-server/src/db/open-database.ts';
+
+export const DEMO_PASSWORD = 'demo-pass-2026';
+
+export const demoLogins = {
+  owner: { email: 'owner@zipper.demo', name: 'Olivia Owner', note: 'every claim of Zipper Fitness' },
+  staff: { email: 'staff@zipper.demo', name: 'Sam Staff', note: 'time tracking only' },
+  parent: { email: 'parent@zipper.demo', name: 'Pat Parent', note: 'customer with a child account (Casey)' },
+  jobber: { email: 'owner@jobber.demo', name: 'Jordan Jobber', note: 'owner on the Jobber platform' },
+  admin: { email: 'admin@platform.demo', name: 'Ada Admin', note: 'platform admin' },
+} as const;
+
+export type DemoSeed = {
+  zipperOrgId: string;
+  jobberOrgId: string;
+  userIds: Record<keyof typeof demoLogins | 'child', string>;
+};
+
+/** Seeds the demo organisations once; a second call finds them and changes nothing. */
+export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSeed }> {
+  const existing = await db.select().from(users).where(eq(users.email, demoLogins.owner.email));
+  if (existing.length > 0) return { created: false, seed: await readSeed(db) };
+
+  const passwordHash = await hash(DEMO_PASSWORD);
+  const seed = await db.transaction(async (tx) => {
+    const [zipper] = await tx
+      .insert(organizations)
+      .values({ label: 'Zipper Fitness', platform: 'zipper', attributes: { coachingBusinessName: 'Zipper Fitness', timezone: 'America/New_York' } })
+      .returning();
+    const [jobber] = await tx
+      .insert(organizations)
+      .values({ label: 'Jobber Lawn & Fitness', platform: 'jobber', attributes: { coachingBusinessName: 'Jobber Lawn & Fitness', timezone: 'America/Chicago' } })
+      .returning();
+    if (!zipper || !jobber) throw new Error('seed: organisations not created');
+
+    const person = async (key: keyof typeof demoLogins, role: 'user' | 'admin' = 'user') => {
+      const [first = '', last = ''] = demoLogins[key].name.split(' ');
+      const [row] = await tx
+        .insert(users)
+        .values({ email: demoLogins[key].email, passwordHash, firstName: first, lastName: last, role })
+        .returning({ id: users.id });
+      if (!row) throw new Error(`seed: ${key} not created`);
+      return row.id;
+    };
+    const owner = await person('owner');
+    const staff = await person('staff');
+    const parent = await person('parent');
+    const jobberOwner = await person('jobber');
+    const admin = await person('admin', 'admin');
+    const [child] = await tx.insert(users).values({ firstName: 'Casey', lastName: 'Parent' }).returning({ id: users.id });
+    if (!child) throw new Error('seed: child not created');
+
+    await tx.insert(memberships).values([
+      { orgId: zipper.id, userId: owner, kind: 'staff', claims: [...claims] },
+      { orgId: zipper.id, userId: staff, kind: 'staff', claims: [...timeTrackingClaims.slice(0, 1)] },
+      { orgId: zipper.id, userId: parent, kind: 'customer' },
+      { orgId: zipper.id, userId: child.id, kind: 'customer' },
+      { orgId: jobber.id, userId: jobberOwner, kind: 'staff', claims: [...claims] },
+    ]);
+    await tx.insert(guardianLinks).values({ guardianUserId: parent, childUserId: child.id, orgId: zipper.id });
+    return {
+      zipperOrgId: zipper.id,
+      jobberOrgId: jobber.id,
+      userIds: { owner, staff, parent, jobber: jobberOwner, admin, child: child.id },
+    };
+  });
+  return { created: true, seed };
+}
+
+async function readSeed(db: Db): Promise<DemoSeed> {
+  const idOf = async (email: string) => (await db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]?.id ?? '';
+  const orgId = async (label: string) =>
+    (await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.label, label)))[0]?.id ?? '';
+  const parent = await idOf(demoLogins.parent.email);
+  const [link] = await db.select().from(guardianLinks).where(eq(guardianLinks.guardianUserId, parent));
+  return {
+    zipperOrgId: await orgId('Zipper Fitness'),
+    jobberOrgId: await orgId('Jobber Lawn & Fitness'),
+    userIds: {
+      owner: await idOf(demoLogins.owner.email),
+      staff: await idOf(demoLogins.staff.email),
+      parent,
+      jobber: await idOf(demoLogins.jobber.email),
+      admin: await idOf(demoLogins.admin.email),
+      child: link?.childUserId ?? '',
+    },
+  };
+}
+
+export function printDemoLogins(url: string): void {
+  const lines = Object.values(demoLogins).map((l) => `  ${l.email.padEnd(22)} ${DEMO_PASSWORD}   (${l.name}: ${l.note})`);
+  console.log(`\n  Coaching Platform is running at ${url}\n\n  Demo logins (all share one password):\n${lines.join('\n')}\n  Development mailbox: ${url}/dev/mailbox\n`);
+}

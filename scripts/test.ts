@@ -1,0 +1,64 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ensureChromium } from './lib/chromium.ts';
+import { buildPwa, repoRoot } from './lib/pwa-build.ts';
+
+/**
+ * `npm test`: typecheck, lint, unit + integration tests (real PostgreSQL when DATABASE_URL is
+ * set, PGlite always), then the end-to-end tests in headless Chromium against a fresh build.
+ * Ends with one plain "N passed, N failed" line.
+ */
+const reports = mkdtempSync(path.join(tmpdir(), 'test-reports-'));
+let passed = 0;
+let failed = 0;
+const failures: string[] = [];
+
+function step(name: string, command: string, args: string[]): boolean {
+  console.log(`\n━━ ${name} ━━`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit' });
+  const ok = result.status === 0;
+  console.log(`━━ ${name}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  if (!ok) failures.push(name);
+  return ok;
+}
+
+function vitest(name: string, extraArgs: string[]): void {
+  const report = path.join(reports, `${name.replace(/\W+/g, '-')}.json`);
+  step(name, 'npx', ['vitest', 'run', ...extraArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  try {
+    const summary = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+    passed += summary.numPassedTests;
+    failed += summary.numFailedTests;
+  } catch {
+    failed += 1; // the runner died before writing its report
+  }
+}
+
+try {
+  ensureChromium();
+} catch (error) {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+}
+if (!process.env.DATABASE_URL) {
+  console.log('DATABASE_URL is not set: integration tests run on PGlite only (CI runs them on PostgreSQL too).');
+}
+
+step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']) && step('typecheck pwa', 'npx', ['tsc', '-p', 'pwa/tsconfig.json']);
+step('lint', 'npx', ['eslint', '.']);
+vitest('unit and integration', []);
+try {
+  console.log('\n━━ build the PWA ━━');
+  buildPwa({ force: true, quiet: true });
+  vitest('end-to-end (Chromium)', ['--config', 'pwa/e2e/vitest.config.ts']);
+} catch (error) {
+  failures.push(`PWA build: ${error instanceof Error ? error.message : String(error)}`);
+}
+rmSync(reports, { recursive: true, force: true });
+
+console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nAll steps passed.');
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failures.length || failed ? 1 : 0);

@@ -1,0 +1,99 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, gt, isNull, ne, or } from 'drizzle-orm';
+import { memberships, sessions, users } from '@platform/schema/db';
+import type { Db } from '../db/open-database.ts';
+
+export const REFRESH_TOKEN_DAYS = 60;
+/** Two tabs refreshing at once both present the same token; the slower one may reuse it briefly. */
+export const REFRESH_REUSE_GRACE_MS = 60_000;
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+export type NewSession = {
+  userId: string;
+  view: 'org' | 'customer';
+  orgId: string | null;
+  returnToUserId?: string | null;
+  impersonatorUserId?: string | null;
+  userAgent?: string | undefined;
+};
+
+export async function insertSession(db: Db, input: NewSession) {
+  const refreshToken = newToken();
+  const [row] = await db
+    .insert(sessions)
+    .values({
+      userId: input.userId,
+      view: input.view,
+      orgId: input.orgId,
+      returnToUserId: input.returnToUserId ?? null,
+      impersonatorUserId: input.impersonatorUserId ?? null,
+      refreshTokenHash: hashToken(refreshToken),
+      expiresAt: new Date(Date.now() + REFRESH_TOKEN_DAYS * 86_400_000),
+      userAgent: input.userAgent?.slice(0, 300) ?? null,
+    })
+    .returning({ id: sessions.id });
+  if (!row) throw new Error('session insert returned nothing');
+  return { sessionId: row.id, refreshToken };
+}
+
+/** The live session with its user and, in org view, the claims of that membership. */
+export async function findLiveSession(db: Db, sessionId: string) {
+  const [row] = await db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+  if (!row) return null;
+  let claims: string[] = [];
+  if (row.session.view === 'org' && row.session.orgId) {
+    const [membership] = await db
+      .select({ claims: memberships.claims })
+      .from(memberships)
+      .where(and(eq(memberships.orgId, row.session.orgId), eq(memberships.userId, row.user.id), eq(memberships.kind, 'staff')));
+    claims = membership?.claims ?? [];
+  }
+  return { ...row, claims };
+}
+
+/**
+ * Rotates a refresh token. Returns the session id and the new token, or null when the token is
+ * unknown, expired or revoked. A token reused after the grace period revokes the session: it
+ * was stolen or replayed.
+ */
+export async function rotateRefreshToken(db: Db, refreshToken: string) {
+  const hash = hashToken(refreshToken);
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select()
+      .from(sessions)
+      .where(or(eq(sessions.refreshTokenHash, hash), eq(sessions.previousRefreshTokenHash, hash)))
+      .for('update');
+    if (!row || row.revokedAt || row.expiresAt <= new Date()) return null;
+    if (row.refreshTokenHash !== hash && Date.now() - row.refreshedAt.getTime() > REFRESH_REUSE_GRACE_MS) {
+      await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, row.id));
+      return null;
+    }
+    const next = newToken();
+    await tx
+      .update(sessions)
+      .set({ previousRefreshTokenHash: row.refreshTokenHash, refreshTokenHash: hashToken(next), refreshedAt: new Date() })
+      .where(eq(sessions.id, row.id));
+    return { sessionId: row.id, refreshToken: next };
+  });
+}
+
+export async function revokeSession(db: Db, sessionId: string) {
+  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
+
+export async function revokeUserSessions(db: Db, userId: string, exceptSessionId?: string) {
+  const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
+  if (exceptSessionId) conditions.push(ne(sessions.id, exceptSessionId));
+  await db.update(sessions).set({ revokedAt: new Date() }).where(and(...conditions));
+}

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  DATABASE_URL: z.url({ message: 'DATABASE_URL must be a postgres:// URL' }).optional(),
+  DATA_DIR: z.string().min(1).default('./.data'),
+  PUBLIC_URL: z.url({ message: 'PUBLIC_URL must be an absolute URL such as https://app.example.com' }).optional(),
+  SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
+  SMTP_URL: z.url({ message: 'SMTP_URL must be a URL such as smtp://user:pass@host:587' }).optional(),
+  MAIL_FROM: z.string().default('Coaching Platform <no-reply@localhost>'),
+  GOOGLE_CLIENT_ID: z.string().optional(),
+  /** A JSON Web Key Set URL for Google ID tokens (Google's own by default). */
+  GOOGLE_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
+  PWA_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  env: 'development' | 'production' | 'test';
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  publicUrl: string;
+  secureCookies: boolean;
+  sessionSecret: string;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  google: { clientId: string | undefined; jwksUrl: string };
+  pwaDist: string;
+  logLevel: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; each problem gets its own line. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = e.PUBLIC_URL ?? `http://${e.HOST === '0.0.0.0' ? 'localhost' : e.HOST}:${e.PORT}`;
+  let sessionSecret = e.SESSION_SECRET;
+  if (!sessionSecret) {
+    if (e.NODE_ENV === 'production') throw new ConfigError('Invalid configuration:\n  SESSION_SECRET: required in production');
+    sessionSecret = developmentSecret(dataDir);
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL,
+    dataDir,
+    publicUrl,
+    secureCookies: publicUrl.startsWith('https:'),
+    sessionSecret,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    google: { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL },
+    pwaDist: path.resolve(e.PWA_DIST ?? path.join(import.meta.dirname, '../../pwa/dist')),
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** Development only: a secret generated once and kept in DATA_DIR so sessions survive restarts. */
+function developmentSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'session-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch {
+    mkdirSync(dataDir, { recursive: true });
+    const secret = randomBytes(48).toString('base64url');
+    writeFileSync(file, secret, { mode: 0o600 });
+    return secret;
+  }
+}

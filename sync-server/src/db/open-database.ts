@@ -1,0 +1,49 @@
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
+import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
+import postgres from 'postgres';
+import { tables } from '@platform/schema/db';
+
+export type Tables = typeof tables;
+/** One type for both drivers: the app never knows which one it runs on. */
+export type Db = PgDatabase<PgQueryResultHKT, Tables>;
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+export type Database = {
+  db: Db;
+  kind: 'postgres' | 'pglite';
+  close: () => Promise<void>;
+};
+
+const migrationsFolder = path.resolve(import.meta.dirname, '../../../schema/drizzle');
+
+export type DatabaseOptions = {
+  /** postgres:// URL; without it, PGlite in dataDir (or in memory when dataDir is null). */
+  databaseUrl?: string | undefined;
+  dataDir?: string | null;
+  maxConnections?: number;
+};
+
+/** Opens the database and runs the committed migrations. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const client = postgres(options.databaseUrl, { max: options.maxConnections ?? 10, onnotice: () => {} });
+    const db = drizzlePostgres(client, { schema: tables });
+    await migratePostgres(db, { migrationsFolder });
+    return { db: db as unknown as Db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+  }
+  let dataPath: string | undefined;
+  if (options.dataDir) {
+    dataPath = path.join(options.dataDir, 'pgdata');
+    mkdirSync(dataPath, { recursive: true });
+  }
+  const client = new PGlite(dataPath);
+  const db = drizzlePglite(client, { schema: tables });
+  await migratePglite(db, { migrationsFolder });
+  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+}

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { Forbidden } from './domain-errors.ts';
+
+/**
+ * CSRF defence for cookie-authenticated writes: session cookies are SameSite=Lax, and every
+ * state-changing request that a browser marks with Origin (or Referer) must come from our own
+ * origin. Non-browser clients send neither and carry no ambient cookies to abuse.
+ * See docs/decisions/0004-sessions-and-csrf.md.
+ */
+export const csrfPlugin = fp(
+  async (app: FastifyInstance, opts: { publicUrl: string }) => {
+    const allowed = new Set([new URL(opts.publicUrl).origin]);
+    app.addHook('onRequest', async (request) => {
+      if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+      const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
+      if (!origin) return;
+      const host = request.headers.host;
+      const sameHost = host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+      if (!sameHost && !allowed.has(origin)) throw new Forbidden('Cross-site request refused.');
+    });
+  },
+  { name: 'csrf' },
+);
+
+function refererOrigin(referer: string | undefined): string | undefined {
+  if (!referer) return undefined;
+  try {
+    return new URL(referer).origin;
+  } catch {
+    return 'null';
+  }
+}

@@ -1,0 +1,68 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { ZodError } from 'zod';
+import { toFieldErrors } from '@platform/schema/auth/auth.zod';
+import {
+  Conflict,
+  DomainError,
+  Forbidden,
+  NotFound,
+  RuleBroken,
+  TooManyRequests,
+  Unauthenticated,
+  ValidationFailed,
+} from './domain-errors.ts';
+
+type DomainErrorClass = abstract new (...args: never[]) => DomainError;
+
+const statusOf = new Map<DomainErrorClass, number>([
+  [ValidationFailed, 400],
+  [Unauthenticated, 401],
+  [Forbidden, 403],
+  [NotFound, 404],
+  [Conflict, 409],
+  [RuleBroken, 422],
+  [TooManyRequests, 429],
+]);
+
+/** The one place errors become HTTP answers. A 5xx never leaks its message. */
+export function httpStatusOf(error: unknown): number {
+  if (error instanceof ZodError) return 400;
+  if (error instanceof DomainError) {
+    // Walk up the class chain so a feature's own error (LoginFailed extends Unauthenticated)
+    // keeps its parent's status.
+    for (let proto: object | null = Object.getPrototypeOf(error); proto && proto !== DomainError.prototype; proto = Object.getPrototypeOf(proto)) {
+      const status = statusOf.get(proto.constructor as DomainErrorClass);
+      if (status !== undefined) return status;
+    }
+    return 400;
+  }
+  const status = (error as FastifyError | undefined)?.statusCode;
+  return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
+}
+
+export const httpMapPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.setErrorHandler((error, request, reply) => {
+      const status = httpStatusOf(error);
+      if (status >= 500) {
+        request.log.error({ err: error }, 'request failed');
+        return reply.code(status).send({ error: 'Internal Server Error', message: 'Something went wrong.' });
+      }
+      if (error instanceof ZodError) {
+        return reply
+          .code(400)
+          .send({ error: 'Bad Request', message: 'The request is invalid.', issues: error.issues, errors: toFieldErrors(error) });
+      }
+      if (error instanceof DomainError) {
+        return reply.code(status).send({ error: error.name, message: error.message, details: error.details });
+      }
+      const fastifyError = error as FastifyError;
+      return reply.code(status).send({ error: fastifyError.code ?? 'Error', message: fastifyError.message });
+    });
+    app.setNotFoundHandler((request, reply) => {
+      reply.code(404).send({ error: 'NotFound', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
+    });
+  },
+  { name: 'http-map' },
+);

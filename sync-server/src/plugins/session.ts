@@ -1,0 +1,122 @@
+import cookie from '@fastify/cookie';
+import jwt from '@fastify/jwt';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Claim } from '@platform/schema/organizations/claims';
+import {
+  findLiveSession,
+  insertSession,
+  REFRESH_TOKEN_DAYS,
+  revokeSession,
+  rotateRefreshToken,
+  type NewSession,
+} from '../auth/sessions.repository.ts';
+import { Forbidden, Unauthenticated } from './domain-errors.ts';
+
+export const ACCESS_COOKIE = 'access_token';
+export const REFRESH_COOKIE = 'refresh_token';
+export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
+
+export type SessionContext = NonNullable<Awaited<ReturnType<typeof findLiveSession>>> & { sessionId: string };
+
+declare module '@fastify/jwt' {
+  interface FastifyJWT {
+    payload: { sid: string; uid: string };
+    user: { sid: string; uid: string };
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    sessions: {
+      start(reply: FastifyReply, input: NewSession): Promise<{ sessionId: string }>;
+      end(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    };
+  }
+  interface FastifyRequest {
+    /** The signed-in session, resolved once per request (refreshing an expired access token). */
+    getSession(): Promise<SessionContext | null>;
+  }
+}
+
+export const sessionPlugin = fp(
+  async (app: FastifyInstance, opts: { secret: string; secureCookies: boolean }) => {
+    await app.register(cookie);
+    await app.register(jwt, {
+      secret: opts.secret,
+      cookie: { cookieName: ACCESS_COOKIE, signed: false },
+      sign: { expiresIn: ACCESS_TOKEN_TTL_SECONDS },
+    });
+    const base = { httpOnly: true, sameSite: 'lax' as const, secure: opts.secureCookies, path: '/' };
+
+    function setCookies(reply: FastifyReply, sessionId: string, userId: string, refreshToken: string) {
+      reply.setCookie(ACCESS_COOKIE, app.jwt.sign({ sid: sessionId, uid: userId }), { ...base, maxAge: ACCESS_TOKEN_TTL_SECONDS });
+      reply.setCookie(REFRESH_COOKIE, refreshToken, { ...base, maxAge: REFRESH_TOKEN_DAYS * 86_400 });
+    }
+
+    app.decorate('sessions', {
+      async start(reply: FastifyReply, input: NewSession) {
+        const { sessionId, refreshToken } = await insertSession(app.db, input);
+        setCookies(reply, sessionId, input.userId, refreshToken);
+        return { sessionId };
+      },
+      async end(request: FastifyRequest, reply: FastifyReply) {
+        const session = await request.getSession();
+        if (session) await revokeSession(app.db, session.sessionId);
+        reply.clearCookie(ACCESS_COOKIE, base);
+        reply.clearCookie(REFRESH_COOKIE, base);
+      },
+    });
+
+    const resolved = new WeakMap<FastifyRequest, Promise<SessionContext | null>>();
+    async function resolve(request: FastifyRequest, reply: FastifyReply): Promise<SessionContext | null> {
+      let sessionId: string;
+      try {
+        sessionId = (await request.jwtVerify<{ sid: string; uid: string }>({ onlyCookie: true })).sid;
+      } catch {
+        const refresh = request.cookies[REFRESH_COOKIE];
+        if (!refresh) return null;
+        const rotated = await rotateRefreshToken(app.db, refresh);
+        if (!rotated) {
+          reply.clearCookie(REFRESH_COOKIE, base);
+          return null;
+        }
+        const live = await findLiveSession(app.db, rotated.sessionId);
+        if (!live) return null;
+        setCookies(reply, rotated.sessionId, live.user.id, rotated.refreshToken);
+        return { ...live, sessionId: rotated.sessionId };
+      }
+      const live = await findLiveSession(app.db, sessionId);
+      return live ? { ...live, sessionId } : null;
+    }
+
+    app.decorateRequest('getSession', function (this: FastifyRequest) {
+      throw new Error('getSession is bound per request');
+    });
+    app.addHook('onRequest', async (request, reply) => {
+      request.getSession = () => {
+        let pending = resolved.get(request);
+        if (!pending) {
+          pending = resolve(request, reply);
+          resolved.set(request, pending);
+        }
+        return pending;
+      };
+    });
+  },
+  { name: 'session', dependencies: ['db'] },
+);
+
+export async function requireSession(request: FastifyRequest): Promise<SessionContext> {
+  const session = await request.getSession();
+  if (!session) throw new Unauthenticated('You need to log in.');
+  return session;
+}
+
+/** Staff of `orgId` holding one of `anyOf` (org view). Other organisations and customers: 403. */
+export async function requireClaim(request: FastifyRequest, orgId: string, anyOf: readonly Claim[]): Promise<SessionContext> {
+  const session = await requireSession(request);
+  if (session.session.view !== 'org' || session.session.orgId !== orgId) throw new Forbidden('Not allowed for this organization.');
+  if (!anyOf.some((claim) => session.claims.includes(claim))) throw new Forbidden('You do not have permission to do this.');
+  return session;
+}

@@ -1,0 +1,26 @@
+import { loadConfig } from '../config.ts';
+import { buildApp } from '../app.ts';
+import { createTestDatabase } from './test-database.ts';
+import type { Mailer } from '../adapters/mailer/port.ts';
+
+/** The real app on a fresh database of the given kind, for `inject` tests. */
+export async function createTestApp(kind: 'postgres' | 'pglite', overrides: { env?: Record<string, string>; mailer?: Mailer } = {}) {
+  const database = await createTestDatabase(kind);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    PWA_DIST: '/nonexistent-pwa-dist',
+    PUBLIC_URL: 'http://localhost:3000',
+    ...overrides.env,
+  });
+  const app = await buildApp({ config, database, ...(overrides.mailer ? { mailer: overrides.mailer } : {}) });
+  await app.ready();
+  return {
+    app,
+    db: database.db,
+    close: async () => {
+      await app.close();
+      await database.close();
+    },
+  };
+}

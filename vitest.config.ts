@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// Unit and integration tests (node). End-to-end tests live in pwa/e2e and run through
+// scripts/e2e.ts against a built app in Debian's Chromium.
+export default defineConfig({
+  test: {
+    include: ['schema/src/**/*.test.ts', 'sync-server/src/**/*.test.ts', 'pwa/src/**/*.test.ts', 'scripts/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
