@@ -1,0 +1,23 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { createTestDatabase, testDatabaseKinds } from '../sync-server/src/testing/test-database.ts';
+import { seedDemo } from './seed.ts';
+
+describe.each(testDatabaseKinds)('seedDemo on %s', (kind) => {
+  let database: Awaited<ReturnType<typeof createTestDatabase>>;
+  beforeAll(async () => {
+    database = await createTestDatabase(kind);
+  });
+  afterAll(() => database.close());
+
+  it('seeds the demo organisations once, and a second run changes nothing', async () => {
+    const first = await seedDemo(database.db);
+    expect(first.created).toBe(true);
+    const second = await seedDemo(database.db);
+    expect(second.created).toBe(false);
+    expect(second.seed).toEqual(first.seed);
+    const count = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from users`);
+    const rows = Array.isArray(count) ? count : (count as { rows: Array<{ n: number }> }).rows;
+    expect(rows[0]?.n).toBe(6);
+  });
+});
