@@ -1,5 +1,6 @@
 import formbody from '@fastify/formbody';
 import Fastify, { type FastifyServerOptions } from 'fastify';
+import type { JWTVerifyGetKey } from 'jose';
 import type { Config } from './config.ts';
 import type { Database } from './db/open-database.ts';
 import type { Mailer } from './adapters/mailer/port.ts';
@@ -19,6 +20,8 @@ export type AppDeps = {
   database: Database;
   mailer?: Mailer;
   logger?: FastifyServerOptions['logger'];
+  /** Google's signing keys; tests pass a local key set (jose createLocalJWKSet). */
+  googleKeys?: JWTVerifyGetKey;
 };
 
 declare module 'fastify' {
@@ -51,7 +54,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(sessionPlugin, { secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });
   await app.register(healthRoutes);
   await app.register(webManifestRoutes);
-  await registerFeatures(app);
+  await registerFeatures(app, { googleKeys: deps.googleKeys });
   await registerSpa(app, deps.config.pwaDist);
   return app;
 }

@@ -64,6 +64,12 @@ export const createAccountRequestSchema = z.discriminatedUnion('action', [
 export const fieldErrorSchema = z.object({ field: z.string(), message: z.string() });
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 
+/** Any 400 body listing field errors: the signup shape, or the general one of a bad request. */
+export const fieldErrorsBodySchema = z.object({ errors: z.array(fieldErrorSchema) });
+
+/** The `orgId` query parameter of the login and signup pages (a branded app's organisation). */
+export const orgIdQuerySchema = z.uuid();
+
 /** spec §7 signup: returns success, errorType validation, errors list. */
 export const signupResultSchema = z.union([
   z.object({ success: z.literal(true), userId: z.uuid(), redirectTo: z.string() }),

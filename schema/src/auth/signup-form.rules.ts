@@ -7,7 +7,6 @@ export type AccountType = 'customer' | 'organization';
 
 /** A child row as the form holds it: every field a string, so inputs stay controlled. */
 const childRowSchema = z.object({
-  id: z.string().optional(),
   firstName: z.string().trim(),
   lastName: z.string().trim(),
   email: z.string().trim(),
@@ -34,17 +33,29 @@ export function signupFormSchema(options: { cookieConsentGiven: boolean }) {
     .superRefine((value, ctx) => {
       // zod 4 runs this even when fields above failed, so an empty submit shows every message.
       if (value.password !== value.confirmPassword) {
-        ctx.addIssue({ code: 'custom', path: ['confirmPassword'], message: signupMessages.passwordsDoNotMatch });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['confirmPassword'],
+          message: signupMessages.passwordsDoNotMatch,
+        });
       }
       if (!options.cookieConsentGiven && !value.cookies) {
-        ctx.addIssue({ code: 'custom', path: ['cookies'], message: signupMessages.cookiesRequired });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['cookies'],
+          message: signupMessages.cookiesRequired,
+        });
       }
       if (!value.isGuardian) return;
       value.children.forEach((child, index) => {
         const parsed = childEntrySchema.safeParse(child);
         if (parsed.success) return;
         for (const issue of parsed.error.issues) {
-          ctx.addIssue({ code: 'custom', path: ['children', index, ...issue.path], message: issue.message });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['children', index, ...issue.path],
+            message: issue.message,
+          });
         }
       });
     });
@@ -77,8 +88,7 @@ export function toSignupDto(
 ): SignupDto {
   const children =
     context.accountType === 'customer' && form.isGuardian
-      ? form.children.map(({ id, firstName, lastName, email }) => ({
-          ...(id ? { id } : {}),
+      ? form.children.map(({ firstName, lastName, email }) => ({
           firstName,
           lastName,
           ...(email ? { email } : {}),
@@ -89,7 +99,9 @@ export function toSignupDto(
     password: form.password,
     firstName: form.firstName,
     lastName: form.lastName,
-    ...(context.accountType === 'organization' && context.companyName ? { companyName: context.companyName } : {}),
+    ...(context.accountType === 'organization' && context.companyName
+      ? { companyName: context.companyName }
+      : {}),
     ...(children ? { children } : {}),
     ...(context.orgId ? { orgId: context.orgId } : {}),
     ...(context.redirectTo ? { redirectTo: context.redirectTo } : {}),

@@ -2,6 +2,16 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Forbidden } from './domain-errors.ts';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Other origins allowed to post to this one route, e.g. Google's sign-in page posting back
+     * (such a route must carry its own CSRF proof, like Google's g_csrf_token double submit).
+     */
+    crossSiteOrigins?: readonly string[];
+  }
+}
+
 /**
  * CSRF defence for cookie-authenticated writes: session cookies are SameSite=Lax, and every
  * state-changing request that a browser marks with Origin (or Referer) must come from our own
@@ -17,7 +27,9 @@ export const csrfPlugin = fp(
       if (!origin) return;
       const host = request.headers.host;
       const sameHost = host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
-      if (!sameHost && !allowed.has(origin)) throw new Forbidden('Cross-site request refused.');
+      if (sameHost || allowed.has(origin)) return;
+      if (request.routeOptions.config.crossSiteOrigins?.includes(origin)) return;
+      throw new Forbidden('Cross-site request refused.');
     });
   },
   { name: 'csrf' },

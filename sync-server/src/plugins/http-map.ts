@@ -25,18 +25,21 @@ const statusOf = new Map<DomainErrorClass, number>([
   [TooManyRequests, 429],
 ]);
 
+/** A feature's own error (LoginFailed extends Unauthenticated) keeps its parent's status. */
+function domainStatusOf(error: DomainError): number {
+  let proto: object | null = Object.getPrototypeOf(error);
+  while (proto && proto !== DomainError.prototype) {
+    const status = statusOf.get(proto.constructor as DomainErrorClass);
+    if (status !== undefined) return status;
+    proto = Object.getPrototypeOf(proto);
+  }
+  return 400;
+}
+
 /** The one place errors become HTTP answers. A 5xx never leaks its message. */
 export function httpStatusOf(error: unknown): number {
   if (error instanceof ZodError) return 400;
-  if (error instanceof DomainError) {
-    // Walk up the class chain so a feature's own error (LoginFailed extends Unauthenticated)
-    // keeps its parent's status.
-    for (let proto: object | null = Object.getPrototypeOf(error); proto && proto !== DomainError.prototype; proto = Object.getPrototypeOf(proto)) {
-      const status = statusOf.get(proto.constructor as DomainErrorClass);
-      if (status !== undefined) return status;
-    }
-    return 400;
-  }
+  if (error instanceof DomainError) return domainStatusOf(error);
   const status = (error as FastifyError | undefined)?.statusCode;
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
 }
@@ -52,6 +55,7 @@ export const httpMapPlugin = fp(
       if (error instanceof ZodError) {
         return reply
           .code(400)
+          // `errors` is the `{field, message}` list forms show next to their fields.
           .send({ error: 'Bad Request', message: 'The request is invalid.', issues: error.issues, errors: toFieldErrors(error) });
       }
       if (error instanceof DomainError) {

@@ -2,9 +2,13 @@ import { loadConfig } from '../config.ts';
 import { buildApp } from '../app.ts';
 import { createTestDatabase } from './test-database.ts';
 import type { Mailer } from '../adapters/mailer/port.ts';
+import type { JWTVerifyGetKey } from 'jose';
 
 /** The real app on a fresh database of the given kind, for `inject` tests. */
-export async function createTestApp(kind: 'postgres' | 'pglite', overrides: { env?: Record<string, string>; mailer?: Mailer } = {}) {
+export async function createTestApp(
+  kind: 'postgres' | 'pglite',
+  overrides: { env?: Record<string, string>; mailer?: Mailer; googleKeys?: JWTVerifyGetKey } = {},
+) {
   const database = await createTestDatabase(kind);
   const config = loadConfig({
     NODE_ENV: 'test',
@@ -13,7 +17,12 @@ export async function createTestApp(kind: 'postgres' | 'pglite', overrides: { en
     PUBLIC_URL: 'http://localhost:3000',
     ...overrides.env,
   });
-  const app = await buildApp({ config, database, ...(overrides.mailer ? { mailer: overrides.mailer } : {}) });
+  const app = await buildApp({
+    config,
+    database,
+    ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
+    ...(overrides.googleKeys ? { googleKeys: overrides.googleKeys } : {}),
+  });
   await app.ready();
   return {
     app,

@@ -3,8 +3,11 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
 
-/** Paths the server owns; everything else that accepts HTML gets the app shell (SPA fallback). */
-const serverPrefixes = ['/api/', '/healthz', '/dev/', '/auth/logout', '/auth/external/', '/auth/login-with-google'];
+/**
+ * Paths the server owns; everything else that accepts HTML gets the app shell (SPA fallback).
+ * /auth/login and /auth/login-with-google are pages on GET and server endpoints on POST.
+ */
+const serverPrefixes = ['/api/', '/healthz', '/dev/', '/auth/logout', '/auth/external/'];
 
 /** Serves the built PWA: hashed assets long-cached, the shell and service worker never. */
 export async function registerSpa(app: FastifyInstance, distDir: string) {

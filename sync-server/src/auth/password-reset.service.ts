@@ -1,0 +1,56 @@
+import { passwordResetMessages } from '@platform/schema/auth/auth.messages';
+import type { Mailer } from '../adapters/mailer/port.ts';
+import type { Db } from '../db/open-database.ts';
+import { ValidationFailed } from '../plugins/domain-errors.ts';
+import { hashPassword } from './passwords.ts';
+import { passwordResetEmail } from './password-reset.email.ts';
+import {
+  findResetToken,
+  insertResetToken,
+  markResetTokenUsed,
+  type ResetTokenRow,
+} from './password-reset.repository.ts';
+import { hashToken, newToken, revokeUserSessions } from './sessions.repository.ts';
+import { findUserByEmail, setPasswordHash } from './users.repository.ts';
+
+export const RESET_TOKEN_TTL_MS = 60 * 60_000;
+
+/** Emails a single-use link when the account exists; the caller answers the same either way. */
+export async function requestPasswordReset(
+  db: Db,
+  mailer: Mailer,
+  publicUrl: string,
+  email: string,
+): Promise<void> {
+  const user = await findUserByEmail(db, email);
+  if (!user?.email) return;
+  const token = newToken();
+  // Only the hash is stored: a database leak does not hand out working links.
+  await insertResetToken(db, user.id, hashToken(token), new Date(Date.now() + RESET_TOKEN_TTL_MS));
+  const link = `${publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
+  await mailer.send(passwordResetEmail(user.email, link));
+}
+
+const usable = (row: ResetTokenRow | undefined): row is ResetTokenRow =>
+  row !== undefined && row.usedAt === null && row.expiresAt > new Date();
+
+/**
+ * Sets the new password and signs the account out everywhere. The token is re-read under a row
+ * lock inside the transaction, so of two concurrent uses exactly one succeeds.
+ */
+export async function resetPassword(db: Db, token: string, password: string): Promise<void> {
+  const tokenHash = hashToken(token);
+  // Cheap check first: no argon2 work for tokens that were never valid.
+  if (!usable(await findResetToken(db, tokenHash)))
+    throw new ValidationFailed(passwordResetMessages.invalidToken);
+  const passwordHash = await hashPassword(password);
+  const done = await db.transaction(async (tx) => {
+    const row = await findResetToken(tx, tokenHash, true);
+    if (!usable(row)) return false;
+    await markResetTokenUsed(tx, row.id);
+    await setPasswordHash(tx, row.userId, passwordHash);
+    await revokeUserSessions(tx, row.userId);
+    return true;
+  });
+  if (!done) throw new ValidationFailed(passwordResetMessages.invalidToken);
+}

@@ -1,0 +1,26 @@
+import type { FastifyInstance } from 'fastify';
+import {
+  createAccountRequestSchema,
+  signupDtoSchema,
+  toFieldErrors,
+} from '@platform/schema/auth/auth.zod';
+import { SignupInvalid } from './auth.errors.ts';
+import { signUp } from './signup.service.ts';
+
+/** spec §7 POST /api/auth/create-account. Only the signup action exists so far. */
+export async function signupRoutes(app: FastifyInstance) {
+  app.post('/api/auth/create-account', async (request, reply) => {
+    const { signupDto } = createAccountRequestSchema.parse(request.body);
+    try {
+      const parsed = signupDtoSchema.safeParse(signupDto);
+      if (!parsed.success) throw new SignupInvalid(toFieldErrors(parsed.error));
+      const outcome = await signUp(app.db, parsed.data);
+      await app.sessions.start(reply, { ...outcome, userAgent: request.headers['user-agent'] });
+      return { success: true, userId: outcome.userId, redirectTo: outcome.redirectTo };
+    } catch (error) {
+      // Signup answers validation in its own shape (spec §7), not the general error body.
+      if (error instanceof SignupInvalid) return reply.code(400).send(error.toBody());
+      throw error;
+    }
+  });
+}

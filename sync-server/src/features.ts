@@ -1,0 +1,13 @@
+import type { FastifyInstance } from 'fastify';
+import { authRoutes, type AuthRoutesOptions } from './auth/routes.ts';
+import { devToolsRoutes } from './dev-tools/routes.ts';
+import { organizationRoutes } from './organizations/routes.ts';
+
+export type FeatureOptions = AuthRoutesOptions;
+
+/** Each feature's routes, composed in one place. */
+export async function registerFeatures(app: FastifyInstance, options: FeatureOptions = {}) {
+  await app.register(authRoutes, { googleKeys: options.googleKeys });
+  await app.register(organizationRoutes);
+  await app.register(devToolsRoutes);
+}

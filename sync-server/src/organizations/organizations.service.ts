@@ -1,0 +1,29 @@
+import type {
+  CreateOrganizationInput,
+  SetOrganizationTimezoneInput,
+} from '@platform/schema/organizations/organizations.zod';
+import type { Db } from '../db/open-database.ts';
+import {
+  insertOrganizationWithOwner,
+  setOrganizationTimezone,
+} from './organizations.repository.ts';
+
+/** spec §2 'create an organisation' modal: the creator becomes staff with every claim. */
+export async function createOrganization(
+  db: Db,
+  ownerUserId: string,
+  input: CreateOrganizationInput,
+) {
+  return db.transaction((tx) =>
+    insertOrganizationWithOwner(tx, ownerUserId, {
+      label: input.companyName,
+      companyLocation: input.companyLocation,
+    }),
+  );
+}
+
+/** The caller has checked manage-org-settings; the zone was checked by the input schema. */
+export async function changeOrganizationTimezone(db: Db, input: SetOrganizationTimezoneInput) {
+  await setOrganizationTimezone(db, input.orgId, input.timezone);
+  return { orgId: input.orgId, timezone: input.timezone };
+}

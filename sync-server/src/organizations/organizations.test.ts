@@ -1,0 +1,113 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { memberships, organizations } from '@platform/schema/db';
+import { claims } from '@platform/schema/organizations/claims';
+import { organizationMessages } from '@platform/schema/organizations/organizations.zod';
+import { addMembership, insertTestOrg, insertTestUser, logInAs } from '../testing/auth-fixtures.ts';
+import { CookieJar } from '../testing/cookie-jar.ts';
+import { createTestApp } from '../testing/test-app.ts';
+import { testDatabaseKinds } from '../testing/test-database.ts';
+
+describe.each(testDatabaseKinds)('organisations on %s', (kind) => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  const post = (url: string, jar: CookieJar, payload: Record<string, unknown>) =>
+    t.app.inject({ method: 'POST', url, headers: jar.headers(), payload });
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  describe('POST /api/organizations', () => {
+    it('creates the organisation with the creator as staff holding every claim', async () => {
+      const user = await insertTestUser(t.db);
+      const { jar } = await logInAs(t.app, user.email!);
+      const res = await post('/api/organizations', jar, {
+        companyName: '  Summit Coaching ',
+        companyLocation: 'Denver',
+      });
+      expect(res.statusCode).toBe(201);
+      const body = res.json<{ id: string; label: string }>();
+      expect(body).toEqual({ id: expect.any(String), label: 'Summit Coaching' });
+      const [org] = await t.db.select().from(organizations).where(eq(organizations.id, body.id));
+      expect(org).toMatchObject({
+        platform: 'zipper',
+        companyLocation: 'Denver',
+        attributes: { coachingBusinessName: 'Summit Coaching', timezone: 'America/New_York' },
+      });
+      const [membership] = await t.db
+        .select()
+        .from(memberships)
+        .where(and(eq(memberships.orgId, body.id), eq(memberships.userId, user.id)));
+      expect(membership?.kind).toBe('staff');
+      expect([...(membership?.claims ?? [])].sort()).toEqual([...claims].sort());
+    });
+
+    it('refuses a name under 3 characters with the spec message', async () => {
+      const user = await insertTestUser(t.db);
+      const { jar } = await logInAs(t.app, user.email!);
+      const res = await post('/api/organizations', jar, { companyName: 'ab ' });
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toMatchObject({
+        errors: [{ field: 'companyName', message: organizationMessages.nameTooShort }],
+      });
+    });
+
+    it('needs a session', async () => {
+      expect(
+        (await post('/api/organizations', new CookieJar(), { companyName: 'Nobody Inc' }))
+          .statusCode,
+      ).toBe(401);
+    });
+  });
+
+  describe('POST /api/organizations/timezone', () => {
+    it('lets staff with manage-org-settings set a valid zone', async () => {
+      const org = await insertTestOrg(t.db);
+      const user = await insertTestUser(t.db);
+      await addMembership(t.db, user.id, org.id, 'staff', ['manage-org-settings']);
+      const { jar } = await logInAs(t.app, user.email!, { profileType: 'use-org' });
+      const res = await post('/api/organizations/timezone', jar, {
+        orgId: org.id,
+        timezone: 'Europe/Paris',
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ orgId: org.id, timezone: 'Europe/Paris' });
+      const [row] = await t.db.select().from(organizations).where(eq(organizations.id, org.id));
+      expect(row?.attributes.timezone).toBe('Europe/Paris');
+
+      const bad = await post('/api/organizations/timezone', jar, {
+        orgId: org.id,
+        timezone: 'Mars/Olympus_Mons',
+      });
+      expect(bad.statusCode).toBe(400);
+      expect(bad.json()).toMatchObject({
+        errors: [{ field: 'timezone', message: organizationMessages.invalidTimezone }],
+      });
+    });
+
+    it('refuses staff without the claim, other organisations and anonymous callers', async () => {
+      const org = await insertTestOrg(t.db);
+      const other = await insertTestOrg(t.db);
+      const clerk = await insertTestUser(t.db);
+      await addMembership(t.db, clerk.id, org.id, 'staff', ['manage-own-time-tracking']);
+      const { jar } = await logInAs(t.app, clerk.email!, { profileType: 'use-org' });
+      expect(
+        (await post('/api/organizations/timezone', jar, { orgId: org.id, timezone: 'UTC' }))
+          .statusCode,
+      ).toBe(403);
+      expect(
+        (await post('/api/organizations/timezone', jar, { orgId: other.id, timezone: 'UTC' }))
+          .statusCode,
+      ).toBe(403);
+      expect(
+        (
+          await post('/api/organizations/timezone', new CookieJar(), {
+            orgId: org.id,
+            timezone: 'UTC',
+          })
+        ).statusCode,
+      ).toBe(401);
+    });
+  });
+});

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import { hash } from '@node-rs/argon2';
+import type { FastifyInstance } from 'fastify';
+import { claims as allClaims } from '@platform/schema/organizations/claims';
+import { guardianLinks, memberships, organizations, users } from '@platform/schema/db';
+import type { Db } from '../db/open-database.ts';
+import { CookieJar } from './cookie-jar.ts';
+
+export const TEST_PASSWORD = 'correct-horse-battery';
+let passwordHash: Promise<string> | undefined;
+
+/** An address no other test uses, so tests can share one app and database. */
+export function uniqueEmail(prefix = 'user'): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}@example.test`;
+}
+
+export async function insertTestUser(
+  db: Db,
+  values: Partial<typeof users.$inferInsert> & { withPassword?: boolean } = {},
+): Promise<typeof users.$inferSelect> {
+  const { withPassword = true, ...rest } = values;
+  passwordHash ??= hash(TEST_PASSWORD);
+  const [row] = await db
+    .insert(users)
+    .values({
+      email: uniqueEmail(),
+      firstName: 'Test',
+      lastName: 'User',
+      passwordHash: withPassword ? await passwordHash : null,
+      ...rest,
+    })
+    .returning();
+  if (!row) throw new Error('test user not inserted');
+  return row;
+}
+
+export async function insertTestOrg(db: Db, label = `Org ${randomUUID().slice(0, 6)}`) {
+  const [row] = await db.insert(organizations).values({ label }).returning();
+  if (!row) throw new Error('test org not inserted');
+  return row;
+}
+
+export async function addMembership(
+  db: Db,
+  userId: string,
+  orgId: string,
+  kind: 'staff' | 'customer',
+  claims: string[] = kind === 'staff' ? [...allClaims] : [],
+) {
+  await db.insert(memberships).values({ userId, orgId, kind, claims });
+}
+
+export async function linkChild(
+  db: Db,
+  guardianUserId: string,
+  childUserId: string,
+  orgId: string | null = null,
+) {
+  await db.insert(guardianLinks).values({ guardianUserId, childUserId, orgId });
+}
+
+/** Logs in through the real endpoint and returns a jar holding the session cookies. */
+export async function logInAs(
+  app: FastifyInstance,
+  identifier: string,
+  extra: Record<string, unknown> = {},
+  jar = new CookieJar(),
+) {
+  const response = await app.inject({
+    method: 'POST',
+    url: '/auth/login',
+    payload: { identifier, password: TEST_PASSWORD, ...extra },
+    // Own address per call: the per-IP limit must not couple unrelated tests.
+    remoteAddress: `10.0.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`,
+  });
+  if (response.statusCode !== 200)
+    throw new Error(`log-in failed: ${response.statusCode} ${response.body}`);
+  return { jar: jar.store(response), response };
+}
