@@ -2,6 +2,6 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: './schema/src/db/tables.ts',
+  schema: ['./schema/src/db/tables.ts', './schema/src/db/replicated-tables.ts'],
   out: './schema/drizzle',
 });

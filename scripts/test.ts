@@ -47,9 +47,10 @@ if (!process.env.DATABASE_URL) {
   console.log('DATABASE_URL is not set: integration tests run on PGlite only (CI runs them on PostgreSQL too).');
 }
 
-step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']) && step('typecheck pwa', 'npx', ['tsc', '-p', 'pwa/tsconfig.json']);
+if (step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json'])) step('typecheck pwa', 'npx', ['tsc', '-p', 'pwa/tsconfig.json']);
 step('lint', 'npx', ['eslint', '.']);
 vitest('unit and integration', []);
+vitest('concurrency and interruption (serial)', ['--config', 'vitest.serial.config.ts']);
 try {
   console.log('\n━━ build the PWA ━━');
   buildPwa({ force: true, quiet: true });

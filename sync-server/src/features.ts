@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { authRoutes, type AuthRoutesOptions } from './auth/routes.ts';
 import { devToolsRoutes } from './dev-tools/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
+import { syncRoutes } from './sync/routes.ts';
 
 export type FeatureOptions = AuthRoutesOptions;
 
@@ -10,4 +11,5 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(authRoutes, { googleKeys: options.googleKeys });
   await app.register(organizationRoutes);
   await app.register(devToolsRoutes);
+  await app.register(syncRoutes);
 }

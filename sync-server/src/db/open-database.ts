@@ -7,7 +7,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePostgres } from 'drizzle-orm/postgres-js';
 import { migrate as migratePostgres } from 'drizzle-orm/postgres-js/migrator';
 import postgres from 'postgres';
-import { tables } from '@platform/schema/db';
+import { allTables as tables } from '@platform/schema/db';
 
 export type Tables = typeof tables;
 /** One type for both drivers: the app never knows which one it runs on. */
@@ -17,6 +17,8 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Database = {
   db: Db;
   kind: 'postgres' | 'pglite';
+  /** LISTEN on a channel (a dedicated connection on PostgreSQL); resolves to the unlisten call. */
+  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
 };
 
@@ -35,7 +37,15 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const client = postgres(options.databaseUrl, { max: options.maxConnections ?? 10, onnotice: () => {} });
     const db = drizzlePostgres(client, { schema: tables });
     await migratePostgres(db, { migrationsFolder });
-    return { db: db as unknown as Db, kind: 'postgres', close: () => client.end({ timeout: 5 }) };
+    return {
+      db: db as unknown as Db,
+      kind: 'postgres',
+      listen: async (channel, onPayload) => {
+        const { unlisten } = await client.listen(channel, onPayload);
+        return unlisten;
+      },
+      close: () => client.end({ timeout: 5 }),
+    };
   }
   let dataPath: string | undefined;
   if (options.dataDir) {
@@ -45,5 +55,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const client = new PGlite(dataPath);
   const db = drizzlePglite(client, { schema: tables });
   await migratePglite(db, { migrationsFolder });
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  return {
+    db: db as unknown as Db,
+    kind: 'pglite',
+    listen: async (channel, onPayload) => client.listen(channel, onPayload),
+    close: () => client.close(),
+  };
+}
+
+/** `db.execute()` answers an array on postgres.js and `{ rows }` on PGlite; this reads either. */
+export function rowsOf<T>(result: unknown): T[] {
+  if (Array.isArray(result)) return result as T[];
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
 }

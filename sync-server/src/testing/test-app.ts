@@ -27,6 +27,8 @@ export async function createTestApp(
   return {
     app,
     db: database.db,
+    /** The PostgreSQL database's URL (PostgreSQL only), for a second server on the same data. */
+    databaseUrl: database.url,
     close: async () => {
       await app.close();
       await database.close();

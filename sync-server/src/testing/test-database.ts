@@ -8,7 +8,10 @@ import { openDatabase, type Database } from '../db/open-database.ts';
  */
 export const testDatabaseKinds: Array<'postgres' | 'pglite'> = process.env.DATABASE_URL ? ['postgres', 'pglite'] : ['pglite'];
 
-export async function createTestDatabase(kind: 'postgres' | 'pglite'): Promise<Database> {
+export async function createTestDatabase(
+  kind: 'postgres' | 'pglite',
+  options: { maxConnections?: number } = {},
+): Promise<Database & { url?: string }> {
   if (kind === 'pglite') return openDatabase({ dataDir: null });
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is required for PostgreSQL tests');
@@ -18,9 +21,10 @@ export async function createTestDatabase(kind: 'postgres' | 'pglite'): Promise<D
   await admin.end();
   const dbUrl = new URL(url);
   dbUrl.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: dbUrl.toString(), maxConnections: 5 });
+  const database = await openDatabase({ databaseUrl: dbUrl.toString(), maxConnections: options.maxConnections ?? 5 });
   return {
     ...database,
+    url: dbUrl.toString(),
     close: async () => {
       await database.close();
       const cleanup = postgres(url, { max: 1, onnotice: () => {} });

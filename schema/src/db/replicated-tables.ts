@@ -1,0 +1,61 @@
+import { sql } from 'drizzle-orm';
+import { boolean, customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { organizations, users } from './tables.ts';
+
+/**
+ * The change position of a replicated row: the id of the transaction that last wrote it
+ * (`pg_current_xact_id()`, set by a trigger on every insert and update — see the migration
+ * `0001_replication`). Pulls hand out only positions below the oldest transaction still in
+ * flight, so a row that commits late can never fall behind a checkpoint already handed out.
+ * Read back as a decimal string.
+ */
+export const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
+
+const replicated = () => ({
+  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+  deleted: boolean('deleted').notNull().default(false),
+  txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
+});
+
+export const rosterItems = pgTable(
+  'roster_items',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    email: text('email'),
+    phone: text('phone'),
+    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    ...replicated(),
+  },
+  (t) => [uniqueIndex('roster_items_org_user').on(t.orgId, t.userId), index('roster_items_feed').on(t.orgId, t.txid, t.id)],
+);
+
+export const timeEntries = pgTable(
+  'time_entries',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    startTime: timestamp('start_time', { withTimezone: true, precision: 3 }).notNull(),
+    endTime: timestamp('end_time', { withTimezone: true, precision: 3 }),
+    breakIntervals: jsonb('break_intervals').$type<Array<{ startTime: string; endTime: string | null }>>().notNull().default([]),
+    ...replicated(),
+  },
+  (t) => [index('time_entries_feed').on(t.orgId, t.txid, t.id), index('time_entries_person').on(t.orgId, t.userId, t.startTime)],
+);
+
+export const bookings = pgTable(
+  'bookings',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
+    customerUserId: uuid('customer_user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    occurrenceId: text('occurrence_id').notNull(),
+    status: text('status', { enum: ['booked', 'cancelled', 'attended', 'no-show'] }).notNull(),
+    ...replicated(),
+  },
+  (t) => [index('bookings_feed').on(t.orgId, t.txid, t.id), index('bookings_customer').on(t.customerUserId)],
+);

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { isoTimeSchema } from '../sync/iso-time.ts';
+
+/** spec §3 Roster (CRM) item, as replicated (issue 4 wire contract). */
+export const rosterItemDocSchema = z.object({
+  id: z.uuid(),
+  orgId: z.uuid(),
+  athlete: z.object({
+    id: z.uuid(),
+    fullName: z.string().max(300),
+    firstName: z.string().max(150),
+    lastName: z.string().max(150),
+    email: z.string().max(320).nullable(),
+  }),
+  phone: z.string().max(40).nullable(),
+  tags: z.array(z.string().min(1).max(60)).max(50),
+  updatedAt: isoTimeSchema,
+});
+export type RosterItemDoc = z.infer<typeof rosterItemDocSchema>;

@@ -1,0 +1,19 @@
+import type { z } from 'zod';
+import { bookingDocSchema } from '../bookings/booking.zod.ts';
+import { rosterItemDocSchema } from '../roster/roster-item.zod.ts';
+import { timeEntryDocSchema } from '../time-tracking/time-entry.zod.ts';
+
+/**
+ * The replicated collections, one entry each: adding a collection is adding an entry here, a
+ * table, and a server definition in sync-server/src/sync/collections/. `version` is the local
+ * schema version; bump it with a migration strategy on the client when a shape changes.
+ */
+export const replicatedCollections = {
+  roster: { schema: rosterItemDocSchema, version: 0, indexes: ['updatedAt'] },
+  'time-entries': { schema: timeEntryDocSchema, version: 0, indexes: ['userId', 'startTime'] },
+  bookings: { schema: bookingDocSchema, version: 0, indexes: ['customerUserId'] },
+} as const satisfies Record<string, { schema: z.ZodObject; version: number; indexes: readonly string[] }>;
+
+export type CollectionName = keyof typeof replicatedCollections;
+export const collectionNames = Object.keys(replicatedCollections) as CollectionName[];
+export const isCollectionName = (name: string): name is CollectionName => name in replicatedCollections;

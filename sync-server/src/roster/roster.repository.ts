@@ -1,0 +1,39 @@
+import { rosterItems } from '@platform/schema/db';
+import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
+import type { Tx } from '../db/open-database.ts';
+import type { WireDoc } from '../sync/collection-definition.ts';
+
+export type RosterRow = typeof rosterItems.$inferSelect;
+
+export function rosterItemToDoc(row: RosterRow): WireDoc<RosterItemDoc> {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    athlete: {
+      id: row.userId,
+      fullName: `${row.firstName} ${row.lastName}`.trim(),
+      firstName: row.firstName,
+      lastName: row.lastName,
+      email: row.email,
+    },
+    phone: row.phone,
+    tags: row.tags,
+    updatedAt: row.updatedAt.toISOString(),
+    _deleted: row.deleted,
+  };
+}
+
+export async function upsertRosterItem(tx: Tx, doc: WireDoc<RosterItemDoc>): Promise<void> {
+  const values = {
+    orgId: doc.orgId,
+    userId: doc.athlete.id,
+    firstName: doc.athlete.firstName,
+    lastName: doc.athlete.lastName,
+    email: doc.athlete.email,
+    phone: doc.phone,
+    tags: doc.tags,
+    updatedAt: new Date(doc.updatedAt),
+    deleted: doc._deleted,
+  };
+  await tx.insert(rosterItems).values({ id: doc.id, ...values }).onConflictDoUpdate({ target: rosterItems.id, set: values });
+}

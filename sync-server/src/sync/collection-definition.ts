@@ -1,0 +1,40 @@
+import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { z } from 'zod';
+import type { CollectionName } from '@platform/schema/sync/collections';
+import type { Tx } from '../db/open-database.ts';
+import type { Actor, Scope } from './actor.ts';
+
+export type WireDoc<Doc> = Doc & { _deleted: boolean };
+
+/** The columns every replicated table has (see schema/src/db/replicated-tables.ts). */
+export type ReplicatedTable = PgTable & {
+  id: AnyPgColumn;
+  orgId: AnyPgColumn;
+  txid: AnyPgColumn;
+  deleted: AnyPgColumn;
+};
+
+/**
+ * A replicated collection on the server: how to read its rows as documents, who may see
+ * what, and the feature service that writes it. The engine (pull.ts, push.ts) does the rest.
+ */
+export type ReplicatedCollection<Doc extends { id: string; orgId: string }, Row> = {
+  name: CollectionName;
+  docSchema: z.ZodType<Doc>;
+  table: ReplicatedTable;
+  /** The column naming the person a document belongs to, for person-scoped access. */
+  ownerColumn: AnyPgColumn;
+  ownerOf: (doc: Doc) => string;
+  /** Throws Forbidden when the actor may not replicate this collection at all. */
+  scopeFor: (actor: Actor) => Scope;
+  toDoc: (row: Row) => WireDoc<Doc>;
+  /**
+   * The feature service's write: checks the domain rules (throwing RuleBroken with the reason)
+   * and stores the new state. `master` is the current server state, null for a new document.
+   */
+  write: (tx: Tx, actor: Actor, next: WireDoc<Doc>, master: WireDoc<Doc> | null) => Promise<void>;
+};
+
+// The registry holds collections of different document types side by side.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- variance: each entry is checked where it is defined
+export type AnyReplicatedCollection = ReplicatedCollection<any, any>;

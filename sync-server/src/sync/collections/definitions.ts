@@ -1,0 +1,55 @@
+import { bookings, rosterItems, timeEntries } from '@platform/schema/db';
+import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
+import { accessTo } from '@platform/schema/sync/access.rules';
+import { bookingToDoc } from '../../bookings/bookings.repository.ts';
+import { writeBooking } from '../../bookings/bookings.service.ts';
+import { Forbidden } from '../../plugins/domain-errors.ts';
+import { rosterItemToDoc } from '../../roster/roster.repository.ts';
+import { writeRosterItem } from '../../roster/roster.service.ts';
+import { timeEntryToDoc } from '../../time-tracking/time-entries.repository.ts';
+import { writeTimeEntry } from '../../time-tracking/time-entries.service.ts';
+import type { Actor, Scope } from '../actor.ts';
+import type { AnyReplicatedCollection } from '../collection-definition.ts';
+
+/** The shared rule (schema/src/sync/access.rules.ts) turned into a query scope. */
+function scopeOf(name: CollectionName) {
+  return (actor: Actor): Scope => {
+    const access = accessTo(name, actor);
+    if (!access || !actor.orgId) throw new Forbidden('You may not replicate this collection.');
+    const ownerIds = access.reach === 'all' ? null : access.reach === 'own' ? [actor.userId] : actor.familyUserIds;
+    return { orgId: actor.orgId, ownerIds, writable: access.writable };
+  };
+}
+
+export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollection> = {
+  roster: {
+    name: 'roster',
+    docSchema: replicatedCollections.roster.schema,
+    table: rosterItems,
+    ownerColumn: rosterItems.userId,
+    ownerOf: (doc: { athlete: { id: string } }) => doc.athlete.id,
+    scopeFor: scopeOf('roster'),
+    toDoc: rosterItemToDoc,
+    write: writeRosterItem,
+  },
+  'time-entries': {
+    name: 'time-entries',
+    docSchema: replicatedCollections['time-entries'].schema,
+    table: timeEntries,
+    ownerColumn: timeEntries.userId,
+    ownerOf: (doc: { userId: string }) => doc.userId,
+    scopeFor: scopeOf('time-entries'),
+    toDoc: timeEntryToDoc,
+    write: writeTimeEntry,
+  },
+  bookings: {
+    name: 'bookings',
+    docSchema: replicatedCollections.bookings.schema,
+    table: bookings,
+    ownerColumn: bookings.customerUserId,
+    ownerOf: (doc: { customerUserId: string }) => doc.customerUserId,
+    scopeFor: scopeOf('bookings'),
+    toDoc: bookingToDoc,
+    write: writeBooking,
+  },
+};

@@ -1,0 +1,92 @@
+import { isDeepStrictEqual } from 'node:util';
+import { eq, sql } from 'drizzle-orm';
+import type { z } from 'zod';
+import { withDeleted, type PushRow } from '@platform/schema/sync/sync.zod';
+import type { Db, Tx } from '../db/open-database.ts';
+import { RuleBroken } from '../plugins/domain-errors.ts';
+import type { Actor, Scope } from './actor.ts';
+import type { AnyReplicatedCollection, WireDoc } from './collection-definition.ts';
+import { notifyChange } from './change-feed.ts';
+
+type Doc = WireDoc<{ id: string; orgId: string }>;
+export type PushError = { id: string; message: string };
+
+/** 422: nothing of the push was applied; `errors` says which rows and why. */
+export class PushRefused extends RuleBroken {
+  constructor(readonly errors: PushError[]) {
+    super('The push was refused.', { errors });
+  }
+}
+
+const notYours = 'This document does not belong to you or to this organization.';
+
+/**
+ * Applies a push in one transaction. A row whose `assumedMasterState` differs from the master
+ * is a conflict: it is not written, and the master comes back for the client to resolve. A row
+ * that breaks a rule refuses the whole push (PushRefused) and nothing is applied; every row is
+ * still checked first, so the client learns every reason at once.
+ */
+export async function pushChanges(db: Db, collection: AnyReplicatedCollection, actor: Actor, scope: Scope, rows: PushRow[]) {
+  const wireSchema = withDeleted(collection.docSchema as z.ZodObject);
+  const errors: PushError[] = [];
+  const parsed: Array<{ next: Doc; assumed: unknown }> = [];
+  for (const row of rows) {
+    const id = typeof row.newDocumentState.id === 'string' ? row.newDocumentState.id : '';
+    const result = wireSchema.safeParse(row.newDocumentState);
+    if (!result.success) {
+      errors.push({ id, message: result.error.issues.map((i) => `${i.path.join('.') || 'document'}: ${i.message}`).join('; ') });
+      continue;
+    }
+    const next = result.data as Doc;
+    const denied = accessProblem(collection, scope, next);
+    if (denied) errors.push({ id, message: denied });
+    else if (parsed.some((p) => p.next.id === id)) errors.push({ id, message: 'The same document appears twice in one push.' });
+    else parsed.push({ next, assumed: row.assumedMasterState ?? null });
+  }
+  // One lock order for every push, so two pushes touching the same documents cannot deadlock.
+  parsed.sort((a, b) => (a.next.id < b.next.id ? -1 : a.next.id > b.next.id ? 1 : 0));
+
+  return db.transaction(async (tx) => {
+    const conflicts: Doc[] = [];
+    const owners = new Set<string>();
+    for (const { next, assumed } of parsed) {
+      // Serialises writers of one id, also while the row does not exist yet.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${next.id}, 0))`);
+      const [row] = await tx.select().from(collection.table).where(eq(collection.table.id, next.id));
+      const master = row ? collection.toDoc(row) : null;
+      if (master && accessProblem(collection, scope, master)) {
+        errors.push({ id: next.id, message: notYours });
+        continue;
+      }
+      if (master && (assumed === null || !isDeepStrictEqual(normalise(wireSchema, assumed), master))) {
+        conflicts.push(master);
+        continue;
+      }
+      try {
+        await collection.write(tx, actor, next, master);
+      } catch (error) {
+        if (!(error instanceof RuleBroken)) throw error;
+        errors.push({ id: next.id, message: error.message });
+        continue;
+      }
+      owners.add(collection.ownerOf(next));
+      if (master) owners.add(collection.ownerOf(master));
+    }
+    if (errors.length) throw new PushRefused(errors);
+    if (owners.size) await notifyChange(tx as Tx, { collection: collection.name, orgId: scope.orgId, ownerIds: [...owners] });
+    return conflicts;
+  });
+}
+
+function accessProblem(collection: AnyReplicatedCollection, scope: Scope, doc: Doc): string | null {
+  if (doc.orgId !== scope.orgId) return notYours;
+  if (scope.ownerIds && !scope.ownerIds.includes(collection.ownerOf(doc))) return notYours;
+  if (!scope.writable) return 'You can read these documents but not change them.';
+  return null;
+}
+
+/** The client's idea of the master, in the same canonical shape as ours (unknown keys dropped). */
+function normalise(schema: z.ZodObject, value: unknown): unknown {
+  const parsed = schema.safeParse(value);
+  return parsed.success ? parsed.data : value;
+}

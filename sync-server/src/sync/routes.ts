@@ -1,0 +1,67 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { z } from 'zod';
+import { isCollectionName } from '@platform/schema/sync/collections';
+import { pullQuerySchema, pushBodySchema } from '@platform/schema/sync/sync.zod';
+import { findLiveSession } from '../auth/sessions.repository.ts';
+import { NotFound } from '../plugins/domain-errors.ts';
+import { requireSession } from '../plugins/session.ts';
+import { actorOf } from './actor.ts';
+import { ChangeHub } from './change-feed.ts';
+import { collectionDefinitions } from './collections/definitions.ts';
+import { pullChanges } from './pull.ts';
+import { pushChanges, PushRefused } from './push.ts';
+import { openStream } from './stream.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    changeHub: ChangeHub;
+  }
+}
+
+const collectionParams = z.object({ collection: z.string() });
+
+function definitionOf(params: unknown) {
+  const { collection } = collectionParams.parse(params);
+  if (!isCollectionName(collection)) throw new NotFound(`There is no collection named ${collection}.`);
+  return collectionDefinitions[collection];
+}
+
+/** The replication endpoints (issue 4 wire contract). */
+export const syncRoutes = fp(
+  async (app: FastifyInstance) => {
+    const hub = new ChangeHub(app.database);
+    app.decorate('changeHub', hub);
+    app.addHook('onReady', () => hub.start());
+    app.addHook('onClose', () => hub.close());
+
+    app.get('/api/sync/:collection/pull', async (request) => {
+      const collection = definitionOf(request.params);
+      const session = await requireSession(request);
+      const query = pullQuerySchema.parse(request.query);
+      const scope = collection.scopeFor(await actorOf(app.db, session));
+      const checkpoint = query.id !== undefined && query.lsn !== undefined ? { id: query.id, lsn: query.lsn } : null;
+      return pullChanges(app.db, collection, scope, checkpoint, query.batchSize);
+    });
+
+    app.post('/api/sync/:collection/push', async (request, reply) => {
+      const collection = definitionOf(request.params);
+      const session = await requireSession(request);
+      const rows = pushBodySchema.parse(request.body);
+      const actor = await actorOf(app.db, session);
+      try {
+        return await pushChanges(app.db, collection, actor, collection.scopeFor(actor), rows);
+      } catch (error) {
+        if (error instanceof PushRefused) return reply.code(422).send({ errors: error.errors });
+        throw error;
+      }
+    });
+
+    app.get('/api/sync/stream', async (request, reply) => {
+      const session = await requireSession(request);
+      const actor = await actorOf(app.db, session);
+      openStream(reply, hub, actor, async () => (await findLiveSession(app.db, session.sessionId)) !== null);
+    });
+  },
+  { name: 'sync', dependencies: ['db', 'session'] },
+);

@@ -1,0 +1,118 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { openDatabase, type Database } from '../db/open-database.ts';
+import { createTestApp } from '../testing/test-app.ts';
+import { testDatabaseKinds } from '../testing/test-database.ts';
+import { booking, seedSyncOrg, timeEntry, type Person } from '../testing/sync-fixtures.ts';
+import { changeOf, openSse } from '../testing/sse-client.ts';
+
+async function listen(app: FastifyInstance) {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return `http://127.0.0.1:${address.port}`;
+}
+
+describe.each(testDatabaseKinds)('the live stream on %s', (kind) => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  let a: Awaited<ReturnType<typeof seedSyncOrg>>;
+  let b: Awaited<ReturnType<typeof seedSyncOrg>>;
+  let base: string;
+  const push = (who: Person, collection: string, docs: object[]) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/sync/${collection}/push`,
+      headers: who.jar.headers(),
+      payload: docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
+    });
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    a = await seedSyncOrg(t.app, t.db);
+    b = await seedSyncOrg(t.app, t.db);
+    base = await listen(t.app);
+  });
+  afterAll(() => t.close());
+
+  it('says resync on connect, then names each change the client may see', async () => {
+    const stream = await openSse(`${base}/api/sync/stream`, a.manager.jar.headers() as Record<string, string>);
+    try {
+      await stream.next((e) => e.event === 'resync');
+      await push(a.staff, 'time-entries', [timeEntry(a.org.id, a.staff.id)]);
+      const change = await stream.next(changeOf('time-entries'));
+      expect(JSON.parse(change.data)).toEqual({ collection: 'time-entries', lsn: expect.any(Number) });
+      // The position it names is already pullable.
+      const pulled = await t.app.inject({ url: '/api/sync/time-entries/pull?batchSize=1000', headers: a.manager.jar.headers() });
+      expect(pulled.json().checkpoint.lsn).toBeGreaterThanOrEqual(JSON.parse(change.data).lsn);
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('tells nobody about another organisation’s changes, and a customer only about their own family', async () => {
+    const otherOrg = await openSse(`${base}/api/sync/stream`, b.manager.jar.headers() as Record<string, string>);
+    const parent = await openSse(`${base}/api/sync/stream`, a.parent.jar.headers() as Record<string, string>);
+    try {
+      await Promise.all([otherOrg.next((e) => e.event === 'resync'), parent.next((e) => e.event === 'resync')]);
+      await push(a.other, 'bookings', [booking(a.org.id, a.otherCustomerId)]);
+      await push(a.manager, 'time-entries', [timeEntry(a.org.id, a.manager.id)]);
+      await push(a.parent, 'bookings', [booking(a.org.id, a.childId)]);
+      await parent.next(changeOf('bookings'));
+      // The parent's own booking was the last write; by now the earlier ones would have arrived.
+      expect(parent.events.filter(changeOf('bookings'))).toHaveLength(1);
+      expect(parent.events.filter(changeOf('time-entries'))).toHaveLength(0);
+      expect(otherOrg.events.filter((e) => e.event === 'change')).toHaveLength(0);
+    } finally {
+      otherOrg.close();
+      parent.close();
+    }
+  });
+
+  it('refuses a stream without a session', async () => {
+    const res = await fetch(`${base}/api/sync/stream`);
+    expect(res.status).toBe(401);
+  });
+});
+
+// Guarantee 6: two server processes on one PostgreSQL behave as one.
+describe.runIf(process.env.DATABASE_URL)('two servers on one PostgreSQL', () => {
+  let first: Awaited<ReturnType<typeof createTestApp>>;
+  let secondDatabase: Database;
+  let second: FastifyInstance;
+  let org: Awaited<ReturnType<typeof seedSyncOrg>>;
+
+  beforeAll(async () => {
+    first = await createTestApp('postgres');
+    secondDatabase = await openDatabase({ databaseUrl: first.databaseUrl, maxConnections: 3 });
+    const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789', PWA_DIST: '/nonexistent' });
+    second = await buildApp({ config, database: secondDatabase });
+    org = await seedSyncOrg(first.app, first.db);
+  });
+  afterAll(async () => {
+    await second.close();
+    await secondDatabase.close();
+    await first.close();
+  });
+
+  it('carries a write on one server to a live client of the other within a second', async () => {
+    const base = await listen(second);
+    const stream = await openSse(`${base}/api/sync/stream`, org.manager.jar.headers() as Record<string, string>);
+    try {
+      await stream.next((e) => e.event === 'resync');
+      const started = Date.now();
+      const res = await first.app.inject({
+        method: 'POST',
+        url: '/api/sync/time-entries/push',
+        headers: org.manager.jar.headers(),
+        payload: [{ assumedMasterState: null, newDocumentState: timeEntry(org.org.id, org.manager.id) }],
+      });
+      expect(res.statusCode).toBe(200);
+      await stream.next(changeOf('time-entries'), 1000);
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      stream.close();
+    }
+  });
+});

@@ -1,0 +1,69 @@
+import type { FastifyReply } from 'fastify';
+import { collectionNames } from '@platform/schema/sync/collections';
+import type { Actor } from './actor.ts';
+import type { ChangeHub, ChangeNotification } from './change-feed.ts';
+import { collectionDefinitions } from './collections/definitions.ts';
+
+export const HEARTBEAT_MS = 15_000;
+
+/** Which collections' changes an actor hears about, and whether all of them or only their own. */
+function interests(actor: Actor) {
+  const result = new Map<string, { orgId: string; ownerIds: readonly string[] | null }>();
+  for (const name of collectionNames) {
+    try {
+      result.set(name, collectionDefinitions[name].scopeFor(actor));
+    } catch {
+      // Not replicated to this actor: no events either.
+    }
+  }
+  return result;
+}
+
+export function concerns(change: ChangeNotification, scope: { orgId: string; ownerIds: readonly string[] | null } | undefined) {
+  if (!scope || scope.orgId !== change.orgId) return false;
+  if (scope.ownerIds === null || change.ownerIds.length === 0) return true;
+  return change.ownerIds.some((id) => scope.ownerIds?.includes(id));
+}
+
+/**
+ * Server-sent events for one client: `resync` on connect (it may have missed changes while
+ * away), `change` per committed change it may see, a heartbeat comment so proxies keep it
+ * open, and `resync` again if it fell behind (its socket buffer was full).
+ */
+export function openStream(reply: FastifyReply, hub: ChangeHub, actor: Actor, stillSignedIn: () => Promise<boolean>) {
+  const scopes = interests(actor);
+  const raw = reply.raw;
+  reply.hijack();
+  raw.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+  });
+  let behind = false;
+  const write = (chunk: string) => {
+    if (behind || raw.destroyed) return;
+    if (!raw.write(chunk)) {
+      behind = true;
+      raw.once('drain', () => {
+        behind = false;
+        write('event: resync\ndata: {}\n\n');
+      });
+    }
+  };
+  write('retry: 3000\n\nevent: resync\ndata: {}\n\n');
+  const unsubscribe = hub.subscribe((change) => {
+    if (concerns(change, scopes.get(change.collection))) {
+      write(`event: change\ndata: ${JSON.stringify({ collection: change.collection, lsn: change.lsn })}\n\n`);
+    }
+  });
+  const heartbeat = setInterval(() => {
+    void stillSignedIn().then((ok) => (ok ? write(': heartbeat\n\n') : raw.end()));
+  }, HEARTBEAT_MS);
+  const stop = () => {
+    clearInterval(heartbeat);
+    unsubscribe();
+  };
+  raw.on('close', stop);
+  raw.on('error', stop);
+}

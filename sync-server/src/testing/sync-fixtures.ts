@@ -1,0 +1,91 @@
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import { rosterItems } from '@platform/schema/db';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '../db/open-database.ts';
+import { addMembership, insertTestOrg, insertTestUser, linkChild, logInAs } from './auth-fixtures.ts';
+import type { CookieJar } from './cookie-jar.ts';
+
+export type Person = { id: string; email: string; jar: CookieJar };
+
+/** One organisation with a manager, a staff member who tracks only their own time, and a family. */
+export async function seedSyncOrg(app: FastifyInstance, db: Db) {
+  const org = await insertTestOrg(db);
+  const person = async (kind: 'staff' | 'customer', claims?: string[]) => {
+    const user = await insertTestUser(db);
+    await addMembership(db, user.id, org.id, kind, claims);
+    return user;
+  };
+  const managerUser = await person('staff');
+  const staffUser = await person('staff', ['manage-own-time-tracking']);
+  const parentUser = await person('customer');
+  const child = await insertTestUser(db, { email: null, withPassword: false, firstName: 'Kid' });
+  await addMembership(db, child.id, org.id, 'customer');
+  await linkChild(db, parentUser.id, child.id, org.id);
+  const otherCustomer = await person('customer');
+  const login = async (user: { id: string; email: string | null }, profileType: 'use-org' | 'use-customer'): Promise<Person> => {
+    const { jar } = await logInAs(app, user.email ?? '', { profileType, profileOrgId: org.id });
+    return { id: user.id, email: user.email ?? '', jar };
+  };
+  return {
+    org,
+    manager: await login(managerUser, 'use-org'),
+    staff: await login(staffUser, 'use-org'),
+    parent: await login(parentUser, 'use-customer'),
+    other: await login(otherCustomer, 'use-customer'),
+    childId: child.id,
+    otherCustomerId: otherCustomer.id,
+  };
+}
+
+export function timeEntry(orgId: string, userId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id: randomUUID(),
+    orgId,
+    userId,
+    startTime: '2026-11-23T08:02:00.000Z',
+    endTime: null,
+    breakIntervals: [],
+    updatedAt: '2026-11-23T08:02:00.000Z',
+    _deleted: false,
+    ...overrides,
+  };
+}
+
+export function booking(orgId: string, customerUserId: string, overrides: Record<string, unknown> = {}) {
+  return {
+    id: randomUUID(),
+    orgId,
+    customerUserId,
+    occurrenceId: 'yoga-2026-11-24T18:00',
+    status: 'booked',
+    updatedAt: '2026-11-23T09:00:00.000Z',
+    _deleted: false,
+    ...overrides,
+  };
+}
+
+/** Roster items are created by the CRM (issue 7); tests insert them directly. */
+export async function insertRosterItem(db: Db, orgId: string, user: { id: string; email: string | null }) {
+  const [row] = await db
+    .insert(rosterItems)
+    .values({ orgId, userId: user.id, firstName: 'Rita', lastName: 'Roster', email: user.email, updatedAt: new Date('2026-11-01T00:00:00.000Z') })
+    .returning();
+  if (!row) throw new Error('roster item not inserted');
+  return row;
+}
+
+/**
+ * Waits until every transaction running now has finished (the pull's visibility bound has
+ * passed them). Transaction ids are cluster-wide, so another test file's open transaction can
+ * briefly hide a row this test just committed; tests that pull right after writing call this.
+ */
+export async function waitForVisibility(db: Db): Promise<void> {
+  const read = async (expression: 'xmin' | 'xmax') => {
+    const result = await db.execute(sql.raw(`select pg_snapshot_${expression}(pg_current_snapshot())::text as v`));
+    return BigInt(rowsOf<{ v: string }>(result)[0]?.v ?? '0');
+  };
+  const horizon = await read('xmax');
+  const deadline = Date.now() + 10_000;
+  while ((await read('xmin')) < horizon && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+}
