@@ -21,8 +21,12 @@ export default defineConfig({
   ],
   build: { target: 'es2022', sourcemap: true },
   server: {
-    proxy: Object.fromEntries(
-      ['/api', '/auth/logout', '/auth/external', '/auth/login-with-google', '/dev', '/healthz', '/manifest.webmanifest', '/icons'].map((p) => [p, apiTarget]),
-    ),
+    proxy: {
+      ...Object.fromEntries(
+        ['/api', '/auth/logout', '/auth/external', '/dev', '/healthz', '/manifest.webmanifest', '/icons'].map((p) => [p, apiTarget]),
+      ),
+      // /auth/login and /auth/login-with-google: pages on GET (Vite serves them), the API on POST.
+      '/auth/login': { target: apiTarget, bypass: (req) => (req.method === 'GET' ? req.url : undefined) },
+    },
   },
 });

@@ -9,7 +9,7 @@ import { printDemoLogins, seedDemo } from './seed.ts';
  */
 try {
   const config = loadConfig();
-  buildPwa();
+  if (!process.env.SKIP_PWA_BUILD) buildPwa();
   let firstRun = false;
   const { config: running } = await startServer(config, {
     onDatabase: async (database) => {

@@ -1,0 +1,104 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { googleMessages } from '@platform/schema/auth/auth.messages';
+import {
+  DEMO_PASSWORD,
+  demoLogins,
+  launchBrowser,
+  logIn,
+  startE2eServer,
+  type E2eServer,
+} from '../../scripts/e2e/harness.ts';
+
+describe('where a session starts and ends', () => {
+  let server: E2eServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  /** Each test is a new visitor: its own cookies and storage. */
+  async function visitor(): Promise<Page> {
+    return (await browser.newContext()).newPage();
+  }
+  const meStatus = async (page: Page) => (await page.request.get(`${server.url}/api/me`)).status();
+
+  /** Logs in from /auth/login?redirectTo=…, recording what the server answered (passed through untouched). */
+  async function logInWithRedirect(page: Page, redirectTo: string): Promise<string[]> {
+    const answers: string[] = [];
+    await page.route('**/auth/login', async (route) => {
+      if (route.request().method() !== 'POST') return route.continue();
+      const response = await route.fetch();
+      answers.push(await response.text());
+      await route.fulfill({ response });
+    });
+    await page.goto(`${server.url}/auth/login?redirectTo=${encodeURIComponent(redirectTo)}`);
+    await page.getByLabel('Username or email').fill(demoLogins.parent.email);
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    return answers;
+  }
+
+  it('honours a same-origin redirectTo', async () => {
+    const page = await visitor();
+    const answers = await logInWithRedirect(page, '/dashboard/settings?tab=profile');
+    await page.waitForURL((url) => url.pathname === '/dashboard/settings');
+    expect(new URL(page.url()).search).toBe('?tab=profile');
+    expect(answers).toEqual(['/dashboard/settings?tab=profile']);
+  });
+
+  for (const target of ['https://evil.example/x', '//evil.example']) {
+    it(`refuses redirectTo=${target} and lands on our own /dashboard`, async () => {
+      const page = await visitor();
+      const answers = await logInWithRedirect(page, target);
+      await page.waitForURL((url) => url.pathname === '/dashboard');
+      expect(new URL(page.url()).origin).toBe(server.url);
+      // The server refuses it itself, not only the page.
+      expect(answers).toEqual(['/dashboard']);
+    });
+  }
+
+  it('logs out through GET /auth/logout', async () => {
+    const page = await visitor();
+    await logIn(page, server.url, demoLogins.staff.email);
+    expect(await meStatus(page)).toBe(200);
+    await page.goto(`${server.url}/auth/logout`);
+    await page.waitForURL((url) => url.pathname === '/auth/login');
+    await page.getByRole('heading', { name: 'Log in to your account' }).waitFor();
+    expect(await meStatus(page)).toBe(401);
+  });
+
+  it('sends the Google button to /auth/login-with-google, which loads nothing when unconfigured', async () => {
+    const page = await visitor();
+    const googleRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('accounts.google.com')) googleRequests.push(request.url());
+    });
+    await page.goto(`${server.url}/auth/login?redirectTo=%2Fdashboard%2Fcrm`);
+    await page.getByRole('button', { name: 'Sign in with Google' }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/login-with-google');
+    await page
+      .getByRole('alert')
+      .getByText(googleMessages.notConfigured, { exact: true })
+      .waitFor();
+    await page.getByRole('link', { name: 'Back to log in' }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/login');
+    expect(new URL(page.url()).searchParams.get('redirectTo')).toBe('/dashboard/crm');
+    expect(googleRequests).toEqual([]);
+  });
+
+  it('explains a failed Google sign-in (?error=google, ?error=google-unavailable)', async () => {
+    const page = await visitor();
+    await page.goto(`${server.url}/auth/login?error=google`);
+    await page.getByRole('alert').getByText(googleMessages.invalidToken, { exact: true }).waitFor();
+    await page.goto(`${server.url}/auth/login?error=google-unavailable`);
+    await page
+      .getByRole('alert')
+      .getByText(googleMessages.notConfigured, { exact: true })
+      .waitFor();
+  });
+});

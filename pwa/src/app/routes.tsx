@@ -1,0 +1,138 @@
+import type { ReactNode } from 'react';
+import type { RouteObject } from 'react-router';
+import { navGroups, topItems } from '@platform/schema/organizations/navigation.rules';
+import { NotBuiltYet } from '../components/not-built-yet.tsx';
+import { RequireNavAccess } from '../components/require-nav-access.tsx';
+import { lazyComponent } from '../lib/lazy-component.ts';
+import { NotFoundPage } from '../features/shell/components/not-found-page.tsx';
+
+// Route pages load on demand (a 200 kB gzipped budget for initial JS); the placeholders are a
+// few lines and stay in the main bundle.
+const LoginPage = lazyComponent(() => import('../features/auth/pages/login-page.tsx'), 'LoginPage');
+const SignupPage = lazyComponent(
+  () => import('../features/auth/pages/signup-page.tsx'),
+  'SignupPage',
+);
+const ForgotPasswordPage = lazyComponent(
+  () => import('../features/auth/pages/forgot-password-page.tsx'),
+  'ForgotPasswordPage',
+);
+const ResetPasswordPage = lazyComponent(
+  () => import('../features/auth/pages/reset-password-page.tsx'),
+  'ResetPasswordPage',
+);
+const GoogleLoginPage = lazyComponent(
+  () => import('../features/auth/pages/google-login-page.tsx'),
+  'GoogleLoginPage',
+);
+const KioskModePage = lazyComponent(
+  () => import('../features/shell/pages/kiosk-mode-page.tsx'),
+  'KioskModePage',
+);
+const DashboardHomePage = lazyComponent(
+  () => import('../features/dashboard/pages/dashboard-home-page.tsx'),
+  'DashboardHomePage',
+);
+const CustomerHomePage = lazyComponent(
+  () => import('../features/dashboard/pages/customer-home-page.tsx'),
+  'CustomerHomePage',
+);
+const AdminPage = lazyComponent(
+  () => import('../features/dashboard/pages/admin-page.tsx'),
+  'AdminPage',
+);
+const SitesPage = lazyComponent(
+  () => import('../features/dashboard/pages/sites-page.tsx'),
+  'SitesPage',
+);
+const SitesCreatePage = lazyComponent(
+  () => import('../features/dashboard/pages/sites-create-page.tsx'),
+  'SitesCreatePage',
+);
+const SmsPage = lazyComponent(() => import('../features/dashboard/pages/sms-page.tsx'), 'SmsPage');
+const CrmRedirectPage = lazyComponent(
+  () => import('../features/dashboard/pages/crm-redirect-page.tsx'),
+  'CrmRedirectPage',
+);
+const TermsOfServicePage = lazyComponent(
+  () => import('../features/shell/pages/terms-of-service-page.tsx'),
+  'TermsOfServicePage',
+);
+const WaiverOfLiabilityPage = lazyComponent(
+  () => import('../features/shell/pages/waiver-of-liability-page.tsx'),
+  'WaiverOfLiabilityPage',
+);
+const CookiesPage = lazyComponent(
+  () => import('../features/shell/pages/cookies-page.tsx'),
+  'CookiesPage',
+);
+
+const notBuilt = (path: string, title: string): RouteObject => ({
+  path,
+  element: <NotBuiltYet title={title} />,
+});
+
+/** Sign-in screens under /auth (inside AuthLayout). /auth/logout is the server's. */
+export const authRoutes: RouteObject[] = [
+  { path: 'login', element: <LoginPage /> },
+  { path: 'signup', element: <SignupPage /> },
+  { path: 'forgot-password', element: <ForgotPasswordPage /> },
+  { path: 'reset-password', element: <ResetPasswordPage /> },
+  { path: 'login-with-google', element: <GoogleLoginPage /> },
+  { path: 'kiosk-mode', element: <KioskModePage /> },
+];
+
+/** Sidebar entries with a page of their own; the rest are placeholders until their issue. */
+const sidebarPages: Partial<Record<string, ReactNode>> = { '/dashboard/sites': <SitesPage /> };
+
+/** Every sidebar entry is a page, gated like its link (claims, Jobber). spec §2, §6. */
+const sidebarRoutes: RouteObject[] = [
+  ...topItems,
+  ...navGroups.flatMap((group) => group.items),
+].map((item) => ({
+  path: item.path.slice(1),
+  element: (
+    <RequireNavAccess navPath={item.path} title={item.label}>
+      {sidebarPages[item.path] ?? <NotBuiltYet title={item.label} />}
+    </RequireNavAccess>
+  ),
+}));
+
+/** spec §2 Organisation dashboard (and the customer pages that live under /dashboard). */
+export const dashboardRoutes: RouteObject[] = [
+  { path: 'dashboard', element: <DashboardHomePage /> },
+  { path: 'admin', element: <AdminPage /> },
+  ...sidebarRoutes,
+  { path: 'dashboard/sites/create', element: <SitesCreatePage /> },
+  { path: 'dashboard/sms/:tab', element: <SmsPage /> },
+  { path: 'dashboard/crm/redirect', element: <CrmRedirectPage /> },
+  notBuilt('dashboard/org-subscription', 'Subscription & Billing'),
+  notBuilt('dashboard/settings', 'Settings'),
+  notBuilt('dashboard/customer-purchase', 'Purchase'),
+  { path: 'dashboard/*', element: <NotFoundPage /> },
+];
+
+/** spec §2 Customer dashboard; with {orgId}, the branded customer app. */
+export const customerRoutes: RouteObject[] = [
+  { path: 'dashboard-customer', element: <CustomerHomePage /> },
+  notBuilt('dashboard-customer/my-calendar', 'My calendar'),
+  notBuilt('dashboard-customer/shop', 'Shop'),
+  notBuilt('dashboard-customer/purchase-history', 'Purchase history'),
+  { path: 'dashboard-customer/:orgId', element: <CustomerHomePage /> },
+  notBuilt('dashboard-customer/:orgId/my-calendar', 'My calendar'),
+  notBuilt('dashboard-customer/:orgId/shop', 'Shop'),
+  notBuilt('dashboard-customer/:orgId/purchase-history', 'Purchase history'),
+  notBuilt('dashboard-customer/:orgId/settings', 'Settings'),
+  { path: 'dashboard-customer/:orgId/*', element: <NotFoundPage /> },
+];
+
+/** spec §2 Other routes and the documents signup links to; open to visitors. */
+export const publicRoutes: RouteObject[] = [
+  { path: 'documents/terms-of-service', element: <TermsOfServicePage /> },
+  { path: 'documents/waiver-of-liability', element: <WaiverOfLiabilityPage /> },
+  { path: 'documents/cookies', element: <CookiesPage /> },
+  notBuilt('website-builder', 'Website builder'),
+  notBuilt('request-a-domain', 'Request a domain'),
+  notBuilt('request-a-free-website-draft', 'Request a free website draft'),
+  { path: '*', element: <NotFoundPage /> },
+];

@@ -1,0 +1,7 @@
+export function PageLoading({ label = 'Loading…' }: { label?: string }) {
+  return (
+    <p className="page-loading" role="status">
+      {label}
+    </p>
+  );
+}

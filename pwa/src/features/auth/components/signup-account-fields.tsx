@@ -1,0 +1,67 @@
+import type { UseFormReturn } from 'react-hook-form';
+import type { SignupFormInput, SignupFormOutput } from '@platform/schema/auth/signup-form.rules';
+import { PASSWORD_MIN_LENGTH } from '@platform/schema/app/constants';
+import { trimmedRegister } from '../hooks/trimmed-register.ts';
+import { TextField } from './text-field.tsx';
+
+type SignupAccountFieldsProps = {
+  form: UseFormReturn<SignupFormInput, unknown, SignupFormOutput>;
+  /** spec §5: read-only when prefilled from an invitation. */
+  emailReadOnly: boolean;
+};
+
+/** Email, password twice, and the person's name (spec §2 'Details'). */
+export function SignupAccountFields({ form, emailReadOnly }: SignupAccountFieldsProps) {
+  const { errors } = form.formState;
+  const register = trimmedRegister(form);
+  return (
+    <>
+      <TextField
+        label="Email"
+        type="email"
+        autoComplete="email"
+        autoCapitalize="none"
+        spellCheck={false}
+        required
+        readOnly={emailReadOnly}
+        hint={emailReadOnly ? 'This is the address your invitation was sent to.' : undefined}
+        error={errors.email?.message}
+        {...register('email')}
+      />
+      {/* Passwords are not trimmed: a space may be part of someone's password. */}
+      <TextField
+        label="Password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
+        error={errors.password?.message}
+        {...form.register('password')}
+      />
+      <TextField
+        label="Confirm password"
+        type="password"
+        autoComplete="new-password"
+        required
+        error={errors.confirmPassword?.message}
+        {...form.register('confirmPassword')}
+      />
+      <div className="auth-form__row">
+        <TextField
+          label="First name"
+          autoComplete="given-name"
+          required
+          error={errors.firstName?.message}
+          {...register('firstName')}
+        />
+        <TextField
+          label="Last name"
+          autoComplete="family-name"
+          required
+          error={errors.lastName?.message}
+          {...register('lastName')}
+        />
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import { Link } from 'react-router';
+import type { CurrentUser } from '@platform/schema/me/me.zod';
+import { customerNavigation } from '@platform/schema/organizations/navigation.rules';
+
+/** The customer's start page: where to book, buy and look back; children they manage. */
+export function CustomerHome({ user, orgId }: { user: CurrentUser; orgId: string | null }) {
+  const shortcuts = customerNavigation(orgId).slice(1);
+  // spec §2 Customer dashboard: buying happens at /dashboard/customer-purchase outside a branded app.
+  if (!orgId) shortcuts.push({ label: 'Buy a product', path: '/dashboard/customer-purchase' });
+  return (
+    <section className="page">
+      <h1>Hello, {user.firstName || user.fullName}</h1>
+      {user.org && <p className="lead">{user.org.label}</p>}
+      <ul className="shortcut-grid">
+        {shortcuts.map((item) => (
+          <li key={item.path}>
+            <Link to={item.path} className="shortcut">
+              {item.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+      {user.children.length > 0 && (
+        <section className="shortcut-group">
+          <h2>Child accounts</h2>
+          <p>
+            You manage {user.children.map((child) => child.fullName).join(', ')}. Use Switch
+            accounts to act for them.
+          </p>
+        </section>
+      )}
+    </section>
+  );
+}

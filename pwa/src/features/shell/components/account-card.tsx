@@ -1,0 +1,61 @@
+import { Link } from 'react-router';
+import type { CurrentUser } from '@platform/schema/me/me.zod';
+import { hasAnyClaim, timeTrackingClaims } from '@platform/schema/organizations/claims';
+import { Avatar } from './avatar.tsx';
+
+/** spec §2 Account card: customer app, kiosk mode, time tracking (org view + claim), switch accounts. */
+export function AccountCard({
+  user,
+  onSwitchAccounts,
+  onCreateOrganization,
+}: {
+  user: CurrentUser;
+  onSwitchAccounts: () => void;
+  onCreateOrganization: () => void;
+}) {
+  const orgView = user.view === 'org';
+  const tracksTime = orgView && hasAnyClaim(user.claims, timeTrackingClaims);
+  return (
+    <section className="account-card" aria-label="Account">
+      <div className="account-identity">
+        <Avatar user={user} />
+        <div>
+          <p className="account-name">{user.fullName}</p>
+          <p className="account-org">
+            {user.org
+              ? `${user.org.label} · ${orgView ? 'Organization' : 'Customer'}`
+              : 'Personal account'}
+          </p>
+        </div>
+      </div>
+      {tracksTime && (
+        <p className="account-status">
+          <Link to="/dashboard/time-tracking">Time tracking</Link>: clock in and out from the time
+          clock.
+        </p>
+      )}
+      <ul className="account-actions">
+        {user.org && (
+          <li>
+            <Link to={`/dashboard-customer/${user.org.id}`}>Open customer app</Link>
+          </li>
+        )}
+        {orgView && (
+          <li>
+            <Link to="/auth/kiosk-mode">Enter kiosk mode</Link>
+          </li>
+        )}
+        <li>
+          <button type="button" onClick={onSwitchAccounts}>
+            Switch accounts
+          </button>
+        </li>
+        <li>
+          <button type="button" onClick={onCreateOrganization}>
+            Create organization
+          </button>
+        </li>
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,64 @@
+import { Suspense, useState, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { useBranding } from '../../../lib/branding.ts';
+import { PageLoading } from '../../../components/page-loading.tsx';
+
+/**
+ * The signed-in frame: a top bar, a side panel (a drawer on small screens) and the page.
+ * `aside` carries the navigation; `collapsed` narrows the panel on wide screens.
+ */
+export function ShellFrame({
+  title,
+  userArea,
+  aside,
+  collapsed = false,
+  footer,
+  children,
+}: {
+  title: string;
+  userArea: ReactNode;
+  aside: ReactNode;
+  collapsed?: boolean;
+  footer?: ReactNode;
+  children: ReactNode;
+}) {
+  const [drawerOpen, setDrawerOpen] = useState(false);
+  const branding = useBranding();
+  return (
+    <div className="shell" data-collapsed={collapsed || undefined}>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="top-bar">
+        <button
+          type="button"
+          className="drawer-toggle"
+          aria-expanded={drawerOpen}
+          aria-controls="shell-aside"
+          onClick={() => setDrawerOpen((open) => !open)}
+        >
+          Menu
+        </button>
+        <Link to="/dashboard" className="brand">
+          {branding.appName}
+        </Link>
+        <span className="top-bar-title">{title}</span>
+        <div className="top-bar-end">{userArea}</div>
+      </header>
+      <aside
+        id="shell-aside"
+        className="shell-aside"
+        data-open={drawerOpen || undefined}
+        onClick={(event) => {
+          if ((event.target as HTMLElement).closest('a')) setDrawerOpen(false);
+        }}
+      >
+        {aside}
+      </aside>
+      <main id="main" className="shell-main" tabIndex={-1}>
+        <Suspense fallback={<PageLoading />}>{children}</Suspense>
+      </main>
+      {footer}
+    </div>
+  );
+}

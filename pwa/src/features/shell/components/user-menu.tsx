@@ -1,0 +1,54 @@
+import { Link } from 'react-router';
+import type { CurrentUser } from '@platform/schema/me/me.zod';
+import { DisclosureMenu } from '../../../components/disclosure-menu.tsx';
+import { Avatar } from './avatar.tsx';
+import { SignOutLink } from './sign-out-link.tsx';
+
+/** spec §2 User menu: Dashboard, Admin (admins), Subscription & Billing (org view), Sign out. */
+export function UserMenu({
+  user,
+  onCreateOrganization,
+}: {
+  user: CurrentUser;
+  onCreateOrganization?: () => void;
+}) {
+  return (
+    <DisclosureMenu
+      align="end"
+      buttonClassName="user-menu-button"
+      label={
+        <>
+          <Avatar user={user} />
+          <span className="sr-only">User menu: </span>
+          <span className="user-menu-name">{user.fullName}</span>
+        </>
+      }
+    >
+      <ul className="menu-list">
+        <li>
+          <Link to="/dashboard">Dashboard</Link>
+        </li>
+        {user.role === 'admin' && (
+          <li>
+            <Link to="/admin">Admin</Link>
+          </li>
+        )}
+        {user.view === 'org' && (
+          <li>
+            <Link to="/dashboard/org-subscription">Subscription &amp; Billing</Link>
+          </li>
+        )}
+        {onCreateOrganization && (
+          <li>
+            <button type="button" onClick={onCreateOrganization}>
+              Create organization
+            </button>
+          </li>
+        )}
+        <li>
+          <SignOutLink />
+        </li>
+      </ul>
+    </DisclosureMenu>
+  );
+}

@@ -1,0 +1,61 @@
+/// <reference lib="webworker" />
+import {
+  cleanupOutdatedCaches,
+  createHandlerBoundToURL,
+  precacheAndRoute,
+} from 'workbox-precaching';
+import { NavigationRoute, registerRoute } from 'workbox-routing';
+import { NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
+import { API_ME_CACHE, MANIFEST_CACHE } from '../lib/cache-names.ts';
+
+declare const self: ServiceWorkerGlobalScope & {
+  __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
+};
+
+// The app shell is precached; every client route opens offline after one visit.
+precacheAndRoute(self.__WB_MANIFEST);
+cleanupOutdatedCaches();
+
+/** Paths the server answers itself; navigations to them are never served the app shell. */
+const serverOwned = [
+  /^\/api\//,
+  /^\/auth\/logout/,
+  /^\/auth\/external\//,
+  /^\/dev\//,
+  /^\/healthz/,
+];
+registerRoute(
+  new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: serverOwned }),
+);
+
+// The manifest and its icons: fresh when online, from cache when not.
+registerRoute(
+  ({ url }) => url.pathname === '/manifest.webmanifest' || url.pathname.startsWith('/icons/'),
+  new StaleWhileRevalidate({ cacheName: MANIFEST_CACHE }),
+);
+
+// The signed-in user, so the shell can draw the right navigation offline. A 401 means the
+// session is over: forget the copy so an offline visit never shows the previous person.
+registerRoute(
+  ({ url }) => url.pathname === '/api/me',
+  new NetworkFirst({
+    cacheName: API_ME_CACHE,
+    networkTimeoutSeconds: 3,
+    plugins: [
+      {
+        fetchDidSucceed: async ({ request, response }) => {
+          if (response.status === 401) await (await caches.open(API_ME_CACHE)).delete(request);
+          return response;
+        },
+      },
+    ],
+  }),
+);
+
+// The first install takes over the open page at once, so it works offline without a reload.
+// Later versions wait for the page to say SKIP_WAITING (the 'Update available' toast).
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+self.addEventListener('message', (event) => {
+  if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();
+});

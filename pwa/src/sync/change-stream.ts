@@ -1,0 +1,67 @@
+import { createParser } from 'eventsource-parser';
+import { Subject } from 'rxjs';
+import { streamChangeSchema } from '@platform/schema/sync/sync.zod';
+
+export type StreamSignal = { kind: 'resync' } | { kind: 'change'; collection: string; lsn: number };
+export type StreamState = 'connecting' | 'open' | 'closed';
+
+/**
+ * The live stream (GET /api/sync/stream) read over fetch — the browser's EventSource cannot
+ * be given a custom fetch, and ours carries cookies in tests too. Reconnects with backoff;
+ * the server says `resync` on every (re)connect, so nothing missed while away is lost.
+ */
+export function openChangeStream(options: { url: string; fetch: typeof fetch }) {
+  const signals = new Subject<StreamSignal>();
+  const states = new Subject<StreamState>();
+  let controller: AbortController | null = null;
+  let stopped = false;
+  let attempt = 0;
+
+  const connect = async () => {
+    while (!stopped) {
+      controller = new AbortController();
+      states.next('connecting');
+      try {
+        const response = await options.fetch(options.url, { headers: { accept: 'text/event-stream' }, signal: controller.signal, credentials: 'same-origin' });
+        if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
+        states.next('open');
+        attempt = 0;
+        const parser = createParser({
+          onEvent: (event) => {
+            if (event.event === 'resync') signals.next({ kind: 'resync' });
+            if (event.event === 'change') {
+              const parsed = streamChangeSchema.safeParse(JSON.parse(event.data));
+              if (parsed.success) signals.next({ kind: 'change', ...parsed.data });
+            }
+          },
+        });
+        const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done) break;
+          parser.feed(value);
+        }
+      } catch {
+        // Offline, server restarting, or aborted: fall through to the backoff.
+      }
+      states.next('closed');
+      if (stopped) return;
+      attempt += 1;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6))));
+    }
+  };
+  void connect();
+
+  return {
+    signals: signals.asObservable(),
+    states: states.asObservable(),
+    /** Reconnect at once (the device came back online). */
+    reconnect: () => controller?.abort(),
+    close: () => {
+      stopped = true;
+      controller?.abort();
+      signals.complete();
+      states.complete();
+    },
+  };
+}

@@ -1,0 +1,130 @@
+import 'fake-indexeddb/auto';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { firstValueFrom, filter } from 'rxjs';
+import type { FastifyInstance } from 'fastify';
+import { timeEntryMessages } from '@platform/schema/time-tracking/time-entry.rules';
+import { createTestApp } from '../../../sync-server/src/testing/test-app.ts';
+import { seedSyncOrg, timeEntry, type Person } from '../../../sync-server/src/testing/sync-fixtures.ts';
+import { openAccountDatabase, removeAccountDatabase, type AccountDatabase } from '../db/database.ts';
+import { saveDocument } from './local-writes.ts';
+import { startSync, type SyncEngine } from './replication.ts';
+
+/** A device: its own local database, and a fetch that carries its cookies and can go offline. */
+async function device(label: string, who: Person, base: string) {
+  const link = { online: true };
+  const cookies = who.jar.headers().cookie ?? '';
+  const deviceFetch: typeof fetch = async (input, init) => {
+    if (!link.online) throw new TypeError('Failed to fetch');
+    const headers = new Headers(init?.headers);
+    headers.set('cookie', cookies);
+    return fetch(input, { ...init, headers });
+  };
+  const db = await openAccountDatabase(`${who.id}${label}`, { multiInstance: false });
+  const sync = startSync(db, { collections: ['time-entries'], baseUrl: base, fetch: deviceFetch, waitForLeadership: false, retryTime: 200 });
+  return { db, sync, link };
+}
+
+const until = async (check: () => Promise<boolean>, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error('condition not met in time');
+};
+
+describe('RxDB replication against the real server', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  let org: Awaited<ReturnType<typeof seedSyncOrg>>;
+  let base: string;
+  const devices: Array<{ db: AccountDatabase; sync: SyncEngine }> = [];
+  // RxDB's open-source build limits how many collections are open at once: close each device.
+  const closeDevices = async () => {
+    for (const d of devices.splice(0)) {
+      await d.sync.stop();
+      await d.db.close();
+    }
+  };
+  afterEach(closeDevices);
+
+  beforeAll(async () => {
+    t = await createTestApp(process.env.DATABASE_URL ? 'postgres' : 'pglite');
+    org = await seedSyncOrg(t.app, t.db);
+    const app: FastifyInstance = t.app;
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  });
+  afterAll(() => t.close());
+
+  it('two devices editing one entry offline converge on the same state as the server', async () => {
+    const kiosk = await device('kiosk', org.manager, base);
+    const phone = await device('phone', org.manager, base);
+    devices.push(kiosk, phone);
+    const entry = timeEntry(org.org.id, org.manager.id, { startTime: '2026-11-23T08:05:00.000Z' });
+    const { _deleted, ...doc } = entry;
+    void _deleted;
+    await saveDocument(kiosk.db, 'time-entries', doc, new Date('2026-11-23T08:05:00.000Z'));
+    await kiosk.sync.awaitInSync();
+    await until(async () => (await phone.db.collectionOf('time-entries').findOne(doc.id).exec()) !== null);
+
+    kiosk.link.online = false;
+    phone.link.online = false;
+    await saveDocument(kiosk.db, 'time-entries', { ...doc, startTime: '2026-11-23T08:02:00.000Z', endTime: '2026-11-23T16:00:00.000Z' }, new Date('2026-11-23T16:00:00.000Z'));
+    await saveDocument(phone.db, 'time-entries', { ...doc, endTime: '2026-11-23T16:30:00.000Z' }, new Date('2026-11-23T16:30:00.000Z'));
+    expect(await firstValueFrom(kiosk.sync.pending.count$)).toBe(1);
+
+    kiosk.link.online = true;
+    phone.link.online = true;
+    kiosk.sync.reconnect();
+    phone.sync.reconnect();
+    const expected = { startTime: '2026-11-23T08:02:00.000Z', endTime: '2026-11-23T16:30:00.000Z' };
+    const server = async () =>
+      (await t.app.inject({ url: '/api/sync/time-entries/pull?batchSize=1000', headers: org.manager.jar.headers() }))
+        .json()
+        .documents.find((d: { id: string }) => d.id === doc.id);
+    await until(async () => {
+      const [k, p, s] = await Promise.all([
+        kiosk.db.collectionOf('time-entries').findOne(doc.id).exec(),
+        phone.db.collectionOf('time-entries').findOne(doc.id).exec(),
+        server(),
+      ]);
+      return [k?.toJSON(), p?.toJSON(), s].every((d) => d?.startTime === expected.startTime && d?.endTime === expected.endTime);
+    }, 10_000);
+    await firstValueFrom(kiosk.sync.pending.count$.pipe(filter((n) => n === 0)));
+  });
+
+  it('sets a refused change aside with the reason and keeps replicating the rest', async () => {
+    const desk = await device('desk', org.manager, base);
+    devices.push(desk);
+    const bad = { ...timeEntry(org.org.id, org.manager.id) };
+    const good = { ...timeEntry(org.org.id, org.manager.id, { startTime: '2026-11-24T08:00:00.000Z' }) };
+    desk.link.online = false;
+    // A document that breaks the rule reached the device some other way (an older app version).
+    const { _deleted: _a, ...badDoc } = bad;
+    const { _deleted: _b, ...goodDoc } = good;
+    await desk.db.collectionOf('time-entries').insert({ ...badDoc, endTime: '2026-11-23T07:00:00.000Z' });
+    await saveDocument(desk.db, 'time-entries', goodDoc);
+    desk.link.online = true;
+    desk.sync.reconnect();
+
+    await until(async () => (await desk.db.rejections.find().exec()).length === 1, 10_000);
+    const [rejection] = await desk.db.rejections.find().exec();
+    expect(rejection?.message).toBe(timeEntryMessages.endsBeforeStart);
+    expect(rejection?.documentId).toBe(bad.id);
+    await until(async () => {
+      const pulled = await t.app.inject({ url: '/api/sync/time-entries/pull?batchSize=1000', headers: org.manager.jar.headers() });
+      return pulled.json().documents.some((d: { id: string }) => d.id === good.id);
+    });
+    await until(async () => (await desk.db.collectionOf('time-entries').findOne(bad.id).exec()) === null);
+  });
+
+  it('clears the account’s data from the device on sign-out', async () => {
+    const db = await openAccountDatabase(`${org.staff.id}gone`, { multiInstance: false });
+    await db.collectionOf('time-entries').insert({ ...timeEntry(org.org.id, org.staff.id), _deleted: undefined });
+    await db.close();
+    await removeAccountDatabase(`${org.staff.id}gone`);
+    const again = await openAccountDatabase(`${org.staff.id}gone`, { multiInstance: false });
+    expect(await again.collectionOf('time-entries').count().exec()).toBe(0);
+    await again.close();
+  });
+});

@@ -1,0 +1,163 @@
+import { BehaviorSubject, combineLatest, map, Subject, type Observable } from 'rxjs';
+import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
+import type { RxReplicationPullStreamItem, RxReplicationWriteToMasterRow, WithDeleted } from 'rxdb/plugins/core';
+import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
+import { checkpointSchema, pushRejectionSchema, withDeleted, type Checkpoint } from '@platform/schema/sync/sync.zod';
+import { z } from 'zod';
+import type { AccountDatabase, Doc } from '../db/database.ts';
+import { openChangeStream } from './change-stream.ts';
+import { pendingWritesOf } from './pending-writes.ts';
+
+export class SyncHttpError extends Error {
+  constructor(readonly status: number) {
+    super(`sync answered ${status}`);
+  }
+}
+
+export type SyncState = 'offline' | 'syncing' | 'online' | 'signed-out';
+export type SyncStatus = { state: SyncState; pending: number };
+
+export type SyncOptions = {
+  collections: readonly CollectionName[];
+  /** '' in the browser (same origin); the server's URL under tests. */
+  baseUrl?: string;
+  fetch?: typeof fetch;
+  /** One tab replicates (RxDB leader election); tests run a single instance. */
+  waitForLeadership?: boolean;
+  retryTime?: number;
+  isOnline?: () => boolean;
+};
+
+type Row = RxReplicationWriteToMasterRow<Doc>;
+
+/**
+ * Replicates the account's collections with the server: checkpointed pull, push with conflict
+ * detection, the live stream telling us when to pull, and the count of changes not yet sent.
+ */
+export function startSync(db: AccountDatabase, options: SyncOptions) {
+  const base = options.baseUrl ?? '';
+  const http = options.fetch ?? globalThis.fetch.bind(globalThis);
+  const pending = pendingWritesOf(db.name);
+  const signedOut = new BehaviorSubject(false);
+  const stream = openChangeStream({ url: `${base}/api/sync/stream`, fetch: http });
+  const triggers = new Map<CollectionName, Subject<RxReplicationPullStreamItem<Doc, Checkpoint>>>();
+
+  const request = async (path: string, init?: RequestInit) => {
+    const response = await http(`${base}${path}`, { credentials: 'same-origin', ...init });
+    signedOut.next(response.status === 401);
+    return response;
+  };
+
+  const states = options.collections.map((name) => {
+    const collection = db.collectionOf(name);
+    const wireSchema = withDeleted(replicatedCollections[name].schema);
+    const pullSchema = z.object({ documents: z.array(wireSchema), checkpoint: checkpointSchema.nullable() });
+    const refused = db.refusedIds(name);
+    const trigger = new Subject<RxReplicationPullStreamItem<Doc, Checkpoint>>();
+    triggers.set(name, trigger);
+
+    const push = async (rows: Row[]): Promise<WithDeleted<Doc>[]> => {
+      const response = await request(`/api/sync/${name}/push`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(rows),
+      });
+      if (response.status === 422) return setAside(rows, pushRejectionSchema.parse(await response.json()).errors);
+      if (!response.ok) throw new SyncHttpError(response.status);
+      const conflicts = z.array(wireSchema).parse(await response.json()) as WithDeleted<Doc>[];
+      return conflicts;
+    };
+
+    // A refused row must never block the queue: keep it aside with the reason, take the
+    // server's state for it (a tombstone when the server never had it), push the rest.
+    const setAside = async (rows: Row[], errors: Array<{ id: string; message: string }>) => {
+      const reasons = new Map(errors.map((e) => [e.id, e.message]));
+      const unreadable = errors.find((e) => !rows.some((r) => r.newDocumentState.id === e.id));
+      const isRefused = (row: Row) => reasons.has(row.newDocumentState.id) || unreadable !== undefined;
+      const now = new Date().toISOString();
+      for (const row of rows.filter(isRefused)) {
+        const id = row.newDocumentState.id;
+        refused.add(id);
+        pending.remove(name, id);
+        await db.rejections.upsert({
+          id: `${name}:${id}:${now}`,
+          collectionName: name,
+          documentId: id,
+          message: reasons.get(id) ?? unreadable?.message ?? 'Refused by the server.',
+          document: row.newDocumentState as Record<string, unknown>,
+          rejectedAt: now,
+        });
+      }
+      const rest = rows.filter((row) => !isRefused(row));
+      const restConflicts = rest.length ? await push(rest) : [];
+      const resets = rows
+        .filter(isRefused)
+        .map((row) => (row.assumedMasterState ?? { ...row.newDocumentState, _deleted: true }) as WithDeleted<Doc>);
+      return [...restConflicts, ...resets];
+    };
+
+    const state = replicateRxCollection<Doc, Checkpoint>({
+      replicationIdentifier: `sync-${name}-${base || 'same-origin'}`,
+      collection,
+      live: true,
+      retryTime: options.retryTime ?? 5000,
+      waitForLeadership: options.waitForLeadership ?? true,
+      autoStart: true,
+      pull: {
+        batchSize: 200,
+        stream$: trigger.asObservable(),
+        handler: async (checkpoint, batchSize) => {
+          const query = new URLSearchParams({ batchSize: String(batchSize) });
+          if (checkpoint) {
+            query.set('id', checkpoint.id);
+            query.set('lsn', String(checkpoint.lsn));
+          }
+          const response = await request(`/api/sync/${name}/pull?${query}`, { headers: { accept: 'application/json' } });
+          if (!response.ok) throw new SyncHttpError(response.status);
+          const body = pullSchema.parse(await response.json());
+          return { documents: body.documents as WithDeleted<Doc>[], checkpoint: body.checkpoint ?? checkpoint };
+        },
+      },
+      push: { batchSize: 100, handler: push },
+    });
+    state.sent$.subscribe((doc) => pending.remove(name, doc.id));
+    return [name, state] as const;
+  });
+
+  stream.signals.subscribe((signal) => {
+    for (const [name, trigger] of triggers) {
+      if (signal.kind === 'resync' || signal.collection === name) trigger.next('RESYNC');
+    }
+  });
+
+  const replications = new Map<CollectionName, RxReplicationState<Doc, Checkpoint>>(states);
+  const streamOpen = new BehaviorSubject(false);
+  stream.states.subscribe((s) => streamOpen.next(s === 'open'));
+  const active$: Observable<boolean> = combineLatest([...replications.values()].map((s) => s.active$)).pipe(
+    map((flags) => flags.some(Boolean)),
+  );
+  const status$: Observable<SyncStatus> = combineLatest([active$, streamOpen, pending.count$, signedOut]).pipe(
+    map(([active, open, count, out]) => ({
+      state: out ? 'signed-out' : !open && !(options.isOnline?.() ?? true) ? 'offline' : active ? 'syncing' : open ? 'online' : 'offline',
+      pending: count,
+    })),
+  );
+
+  return {
+    replications,
+    pending,
+    status$,
+    reconnect: () => {
+      stream.reconnect();
+      for (const state of replications.values()) state.reSync();
+    },
+    awaitInSync: async () => {
+      await Promise.all([...replications.values()].map((s) => s.awaitInSync()));
+    },
+    stop: async () => {
+      stream.close();
+      await Promise.all([...replications.values()].map((s) => s.cancel()));
+    },
+  };
+}
+export type SyncEngine = ReturnType<typeof startSync>;

@@ -1,0 +1,30 @@
+import { collectionsFor, type Viewer } from '@platform/schema/sync/access.rules';
+import { openAccountDatabase, removeAccountDatabase, type AccountDatabase } from '../db/database.ts';
+import { startSync, type SyncEngine } from './replication.ts';
+
+export type AccountSync = { db: AccountDatabase; engine: SyncEngine; stop: () => Promise<void> };
+
+/**
+ * Opens the account's local database and replicates what the account may see. Loaded on
+ * demand (RxDB is not part of the first paint); one account's database is open at a time.
+ */
+export async function startAccountSync(accountId: string, viewer: Viewer): Promise<AccountSync> {
+  const db = await openAccountDatabase(accountId);
+  const engine = startSync(db, { collections: collectionsFor(viewer), isOnline: () => navigator.onLine });
+  const reconnect = () => engine.reconnect();
+  window.addEventListener('online', reconnect);
+  return {
+    db,
+    engine,
+    stop: async () => {
+      window.removeEventListener('online', reconnect);
+      await engine.stop();
+      await db.close();
+    },
+  };
+}
+
+/** Signing out: the account's local data leaves the device. */
+export async function forgetAccountData(accountId: string): Promise<void> {
+  await removeAccountDatabase(accountId);
+}
