@@ -44,21 +44,30 @@ export async function insertSession(db: Db, input: NewSession) {
 
 /** The live session with its user and, in org view, the claims of that membership. */
 export async function findLiveSession(db: Db, sessionId: string) {
+  // One round trip: the session, its user and (in org view) the claims of that staff
+  // membership — this runs on every authenticated request.
   const [row] = await db
-    .select({ session: sessions, user: users })
+    .select({ session: sessions, user: users, claims: memberships.claims })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, new Date())));
+    .leftJoin(
+      memberships,
+      and(
+        eq(sessions.view, 'org'),
+        eq(memberships.orgId, sessions.orgId),
+        eq(memberships.userId, sessions.userId),
+        eq(memberships.kind, 'staff'),
+      ),
+    )
+    .where(
+      and(
+        eq(sessions.id, sessionId),
+        isNull(sessions.revokedAt),
+        gt(sessions.expiresAt, new Date()),
+      ),
+    );
   if (!row) return null;
-  let claims: string[] = [];
-  if (row.session.view === 'org' && row.session.orgId) {
-    const [membership] = await db
-      .select({ claims: memberships.claims })
-      .from(memberships)
-      .where(and(eq(memberships.orgId, row.session.orgId), eq(memberships.userId, row.user.id), eq(memberships.kind, 'staff')));
-    claims = membership?.claims ?? [];
-  }
-  return { ...row, claims };
+  return { session: row.session, user: row.user, claims: row.claims ?? [] };
 }
 
 /**
@@ -75,25 +84,38 @@ export async function rotateRefreshToken(db: Db, refreshToken: string) {
       .where(or(eq(sessions.refreshTokenHash, hash), eq(sessions.previousRefreshTokenHash, hash)))
       .for('update');
     if (!row || row.revokedAt || row.expiresAt <= new Date()) return null;
-    if (row.refreshTokenHash !== hash && Date.now() - row.refreshedAt.getTime() > REFRESH_REUSE_GRACE_MS) {
+    if (
+      row.refreshTokenHash !== hash &&
+      Date.now() - row.refreshedAt.getTime() > REFRESH_REUSE_GRACE_MS
+    ) {
       await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, row.id));
       return null;
     }
     const next = newToken();
     await tx
       .update(sessions)
-      .set({ previousRefreshTokenHash: row.refreshTokenHash, refreshTokenHash: hashToken(next), refreshedAt: new Date() })
+      .set({
+        previousRefreshTokenHash: row.refreshTokenHash,
+        refreshTokenHash: hashToken(next),
+        refreshedAt: new Date(),
+      })
       .where(eq(sessions.id, row.id));
     return { sessionId: row.id, refreshToken: next };
   });
 }
 
 export async function revokeSession(db: Db, sessionId: string) {
-  await db.update(sessions).set({ revokedAt: new Date() }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
 export async function revokeUserSessions(db: Db, userId: string, exceptSessionId?: string) {
   const conditions = [eq(sessions.userId, userId), isNull(sessions.revokedAt)];
   if (exceptSessionId) conditions.push(ne(sessions.id, exceptSessionId));
-  await db.update(sessions).set({ revokedAt: new Date() }).where(and(...conditions));
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(and(...conditions));
 }

@@ -1,6 +1,7 @@
 import { bookings } from '@platform/schema/db';
 import type { BookingDoc } from '@platform/schema/bookings/booking.zod';
 import type { Tx } from '../db/open-database.ts';
+import { excludedSet } from '../db/upsert.ts';
 import type { WireDoc } from '../sync/collection-definition.ts';
 
 export type BookingRow = typeof bookings.$inferSelect;
@@ -17,14 +18,24 @@ export function bookingToDoc(row: BookingRow): WireDoc<BookingDoc> {
   };
 }
 
-export async function upsertBooking(tx: Tx, doc: WireDoc<BookingDoc>): Promise<void> {
-  const values = {
-    orgId: doc.orgId,
-    customerUserId: doc.customerUserId,
-    occurrenceId: doc.occurrenceId,
-    status: doc.status,
-    updatedAt: new Date(doc.updatedAt),
-    deleted: doc._deleted,
-  };
-  await tx.insert(bookings).values({ id: doc.id, ...values }).onConflictDoUpdate({ target: bookings.id, set: values });
+/** Stores every document in one statement (inserting new ones, replacing known ones). */
+export async function upsertBookings(tx: Tx, docs: Array<WireDoc<BookingDoc>>): Promise<void> {
+  if (docs.length === 0) return;
+  await tx
+    .insert(bookings)
+    .values(
+      docs.map((doc) => ({
+        id: doc.id,
+        orgId: doc.orgId,
+        customerUserId: doc.customerUserId,
+        occurrenceId: doc.occurrenceId,
+        status: doc.status,
+        updatedAt: new Date(doc.updatedAt),
+        deleted: doc._deleted,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: bookings.id,
+      set: excludedSet(bookings, ['orgId', 'customerUserId', 'occurrenceId', 'status', 'updatedAt', 'deleted']),
+    });
 }

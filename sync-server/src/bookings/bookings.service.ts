@@ -1,11 +1,9 @@
-import { and, eq } from 'drizzle-orm';
-import { memberships } from '@platform/schema/db';
 import type { BookingDoc } from '@platform/schema/bookings/booking.zod';
 import type { Tx } from '../db/open-database.ts';
-import { RuleBroken } from '../plugins/domain-errors.ts';
 import type { Actor } from '../sync/actor.ts';
-import type { WireDoc } from '../sync/collection-definition.ts';
-import { upsertBooking } from './bookings.repository.ts';
+import type { Change, RuleError } from '../sync/collection-definition.ts';
+import { membersOf } from '../sync/memberships.ts';
+import { upsertBookings } from './bookings.repository.ts';
 
 export const bookingMessages = {
   notACustomer: 'Bookings can only be made for customers of this organization.',
@@ -14,20 +12,26 @@ export const bookingMessages = {
   cannotDelete: 'Cancel a booking instead of deleting it.',
 } as const;
 
-/** The one write path for bookings (the calendar issue adds occurrences and capacity). */
-export async function writeBooking(tx: Tx, actor: Actor, next: WireDoc<BookingDoc>, master: WireDoc<BookingDoc> | null) {
+function ruleBroken(actor: Actor, { next, master }: Change<BookingDoc>): string | null {
   const isCustomer = actor.view === 'customer';
-  if (master && (master.customerUserId !== next.customerUserId || master.occurrenceId !== next.occurrenceId)) {
-    throw new RuleBroken(bookingMessages.cannotMove);
+  if (master && (master.customerUserId !== next.customerUserId || master.occurrenceId !== next.occurrenceId)) return bookingMessages.cannotMove;
+  if (isCustomer && next._deleted) return bookingMessages.cannotDelete;
+  if (isCustomer && next.status !== 'booked' && next.status !== 'cancelled') return bookingMessages.customerStatus;
+  return null;
+}
+
+/** The one write path for bookings (the calendar issue adds occurrences and capacity). */
+export async function writeBookings(tx: Tx, actor: Actor, changes: Array<Change<BookingDoc>>): Promise<RuleError[]> {
+  const errors: RuleError[] = [];
+  for (const change of changes) {
+    const broken = ruleBroken(actor, change);
+    if (broken) errors.push({ id: change.next.id, message: broken });
   }
-  if (isCustomer && next._deleted) throw new RuleBroken(bookingMessages.cannotDelete);
-  if (isCustomer && next.status !== 'booked' && next.status !== 'cancelled') throw new RuleBroken(bookingMessages.customerStatus);
-  if (!master) {
-    const [customer] = await tx
-      .select({ id: memberships.id })
-      .from(memberships)
-      .where(and(eq(memberships.orgId, next.orgId), eq(memberships.userId, next.customerUserId), eq(memberships.kind, 'customer')));
-    if (!customer) throw new RuleBroken(bookingMessages.notACustomer);
+  const newOnes = changes.filter((c) => !c.master);
+  if (newOnes.length) {
+    const customers = await membersOf(tx, newOnes[0]?.next.orgId ?? '', 'customer', newOnes.map((c) => c.next.customerUserId));
+    for (const { next } of newOnes) if (!customers.has(next.customerUserId)) errors.push({ id: next.id, message: bookingMessages.notACustomer });
   }
-  await upsertBooking(tx, next);
+  if (errors.length === 0) await upsertBookings(tx, changes.map((c) => c.next));
+  return errors;
 }

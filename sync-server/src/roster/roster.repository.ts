@@ -1,6 +1,7 @@
 import { rosterItems } from '@platform/schema/db';
 import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
 import type { Tx } from '../db/open-database.ts';
+import { excludedSet } from '../db/upsert.ts';
 import type { WireDoc } from '../sync/collection-definition.ts';
 
 export type RosterRow = typeof rosterItems.$inferSelect;
@@ -23,17 +24,27 @@ export function rosterItemToDoc(row: RosterRow): WireDoc<RosterItemDoc> {
   };
 }
 
-export async function upsertRosterItem(tx: Tx, doc: WireDoc<RosterItemDoc>): Promise<void> {
-  const values = {
-    orgId: doc.orgId,
-    userId: doc.athlete.id,
-    firstName: doc.athlete.firstName,
-    lastName: doc.athlete.lastName,
-    email: doc.athlete.email,
-    phone: doc.phone,
-    tags: doc.tags,
-    updatedAt: new Date(doc.updatedAt),
-    deleted: doc._deleted,
-  };
-  await tx.insert(rosterItems).values({ id: doc.id, ...values }).onConflictDoUpdate({ target: rosterItems.id, set: values });
+/** Stores every document in one statement (inserting new ones, replacing known ones). */
+export async function upsertRosterItems(tx: Tx, docs: Array<WireDoc<RosterItemDoc>>): Promise<void> {
+  if (docs.length === 0) return;
+  await tx
+    .insert(rosterItems)
+    .values(
+      docs.map((doc) => ({
+        id: doc.id,
+        orgId: doc.orgId,
+        userId: doc.athlete.id,
+        firstName: doc.athlete.firstName,
+        lastName: doc.athlete.lastName,
+        email: doc.athlete.email,
+        phone: doc.phone,
+        tags: doc.tags,
+        updatedAt: new Date(doc.updatedAt),
+        deleted: doc._deleted,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: rosterItems.id,
+      set: excludedSet(rosterItems, ['orgId', 'userId', 'firstName', 'lastName', 'email', 'phone', 'tags', 'updatedAt', 'deleted']),
+    });
 }

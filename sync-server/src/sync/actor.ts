@@ -14,10 +14,14 @@ export type Actor = {
 };
 
 export async function actorOf(db: Db, session: SessionContext): Promise<Actor> {
-  const children = await db
-    .select({ id: guardianLinks.childUserId })
-    .from(guardianLinks)
-    .where(eq(guardianLinks.guardianUserId, session.user.id));
+  // Staff scopes never reach a family; only customers need their children looked up.
+  const children =
+    session.session.view !== 'customer'
+      ? []
+      : await db
+          .select({ id: guardianLinks.childUserId })
+          .from(guardianLinks)
+          .where(eq(guardianLinks.guardianUserId, session.user.id));
   return {
     userId: session.user.id,
     view: session.session.view,

@@ -29,11 +29,15 @@ export type ReplicatedCollection<Doc extends { id: string; orgId: string }, Row>
   scopeFor: (actor: Actor) => Scope;
   toDoc: (row: Row) => WireDoc<Doc>;
   /**
-   * The feature service's write: checks the domain rules (throwing RuleBroken with the reason)
-   * and stores the new state. `master` is the current server state, null for a new document.
+   * The feature service's write of a whole push: checks the domain rules of every change and
+   * stores them all in one statement — or, when any breaks a rule, stores nothing and returns
+   * the reasons. `master` is the current server state, null for a new document.
    */
-  write: (tx: Tx, actor: Actor, next: WireDoc<Doc>, master: WireDoc<Doc> | null) => Promise<void>;
+  writeBatch: (tx: Tx, actor: Actor, changes: Array<Change<Doc>>) => Promise<RuleError[]>;
 };
+
+export type Change<Doc> = { next: WireDoc<Doc>; master: WireDoc<Doc> | null };
+export type RuleError = { id: string; message: string };
 
 // The registry holds collections of different document types side by side.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- variance: each entry is checked where it is defined

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import { createTestDatabase } from '../testing/test-database.ts';
 import { addMembership, insertTestOrg, insertTestUser } from '../testing/auth-fixtures.ts';
 import { timeEntry } from '../testing/sync-fixtures.ts';
-import { writeTimeEntry } from '../time-tracking/time-entries.service.ts';
+import { writeTimeEntries } from '../time-tracking/time-entries.service.ts';
 import type { Database, Tx } from '../db/open-database.ts';
 import type { Checkpoint } from '@platform/schema/sync/sync.zod';
 import type { Actor, Scope } from './actor.ts';
@@ -38,7 +38,10 @@ describe.runIf(process.env.DATABASE_URL)('no skipped change on PostgreSQL', () =
 
   const write = (tx: Tx) => {
     const doc = timeEntry(orgId, userId);
-    return writeTimeEntry(tx, actor, doc, null).then(() => doc.id);
+    return writeTimeEntries(tx, actor, [{ next: doc, master: null }]).then((errors) => {
+      if (errors.length) throw new Error(errors[0]?.message);
+      return doc.id;
+    });
   };
 
   /**

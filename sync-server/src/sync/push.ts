@@ -1,15 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
-import { eq, sql } from 'drizzle-orm';
+import { inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { withDeleted, type PushRow } from '@platform/schema/sync/sync.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
 import type { Actor, Scope } from './actor.ts';
-import type { AnyReplicatedCollection, WireDoc } from './collection-definition.ts';
+import type { AnyReplicatedCollection, Change, RuleError, WireDoc } from './collection-definition.ts';
 import { notifyChange } from './change-feed.ts';
 
 type Doc = WireDoc<{ id: string; orgId: string }>;
-export type PushError = { id: string; message: string };
+export type PushError = RuleError;
 
 /** 422: nothing of the push was applied; `errors` says which rows and why. */
 export class PushRefused extends RuleBroken {
@@ -21,10 +21,11 @@ export class PushRefused extends RuleBroken {
 const notYours = 'This document does not belong to you or to this organization.';
 
 /**
- * Applies a push in one transaction. A row whose `assumedMasterState` differs from the master
- * is a conflict: it is not written, and the master comes back for the client to resolve. A row
- * that breaks a rule refuses the whole push (PushRefused) and nothing is applied; every row is
- * still checked first, so the client learns every reason at once.
+ * Applies a push in one transaction, with a fixed number of statements whatever its size:
+ * lock the ids, read the masters, write the batch. A row whose `assumedMasterState` differs
+ * from the master is a conflict: it is not written, and the master comes back for the client
+ * to resolve. A row that breaks a rule refuses the whole push (PushRefused) and nothing is
+ * applied; every row is still checked, so the client learns every reason at once.
  */
 export async function pushChanges(db: Db, collection: AnyReplicatedCollection, actor: Actor, scope: Scope, rows: PushRow[]) {
   const wireSchema = withDeleted(collection.docSchema as z.ZodObject);
@@ -43,36 +44,39 @@ export async function pushChanges(db: Db, collection: AnyReplicatedCollection, a
     else if (parsed.some((p) => p.next.id === id)) errors.push({ id, message: 'The same document appears twice in one push.' });
     else parsed.push({ next, assumed: row.assumedMasterState ?? null });
   }
+  if (parsed.length === 0) {
+    if (errors.length) throw new PushRefused(errors);
+    return [];
+  }
   // One lock order for every push, so two pushes touching the same documents cannot deadlock.
   parsed.sort((a, b) => (a.next.id < b.next.id ? -1 : a.next.id > b.next.id ? 1 : 0));
+  const ids = parsed.map((p) => p.next.id);
 
   return db.transaction(async (tx) => {
-    const conflicts: Doc[] = [];
-    const owners = new Set<string>();
-    for (const { next, assumed } of parsed) {
-      // Serialises writers of one id, also while the row does not exist yet.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${next.id}, 0))`);
-      const [row] = await tx.select().from(collection.table).where(eq(collection.table.id, next.id));
-      const master = row ? collection.toDoc(row) : null;
-      if (master && accessProblem(collection, scope, master)) {
-        errors.push({ id: next.id, message: notYours });
-        continue;
-      }
-      if (master && (assumed === null || !isDeepStrictEqual(normalise(wireSchema, assumed), master))) {
-        conflicts.push(master);
-        continue;
-      }
-      try {
-        await collection.write(tx, actor, next, master);
-      } catch (error) {
-        if (!(error instanceof RuleBroken)) throw error;
-        errors.push({ id: next.id, message: error.message });
-        continue;
-      }
-      owners.add(collection.ownerOf(next));
-      if (master) owners.add(collection.ownerOf(master));
+    // Serialises writers of each id, also while the row does not exist yet; taken in the
+    // array's (sorted) order.
+    await tx.execute(
+      sql`select count(pg_advisory_xact_lock(hashtextextended(id, 0))) from unnest(array[${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )}]::text[]) as id`,
+    );
+    const masters = new Map<string, Doc>();
+    for (const row of await tx.select().from(collection.table).where(inArray(collection.table.id, ids))) {
+      const doc = collection.toDoc(row) as Doc;
+      masters.set(doc.id, doc);
     }
+    const conflicts: Doc[] = [];
+    const changes: Array<Change<{ id: string; orgId: string }>> = [];
+    for (const { next, assumed } of parsed) {
+      const master = masters.get(next.id) ?? null;
+      if (master && accessProblem(collection, scope, master)) errors.push({ id: next.id, message: notYours });
+      else if (master && (assumed === null || !isDeepStrictEqual(normalise(wireSchema, assumed), master))) conflicts.push(master);
+      else changes.push({ next, master });
+    }
+    if (changes.length) errors.push(...(await collection.writeBatch(tx as Tx, actor, changes)));
     if (errors.length) throw new PushRefused(errors);
+    const owners = new Set(changes.flatMap(({ next, master }) => [collection.ownerOf(next), ...(master ? [collection.ownerOf(master)] : [])]));
     if (owners.size) await notifyChange(tx as Tx, { collection: collection.name, orgId: scope.orgId, ownerIds: [...owners] });
     return conflicts;
   });

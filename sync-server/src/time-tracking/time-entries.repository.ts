@@ -1,6 +1,7 @@
 import { timeEntries } from '@platform/schema/db';
 import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod';
 import type { Tx } from '../db/open-database.ts';
+import { excludedSet } from '../db/upsert.ts';
 import type { WireDoc } from '../sync/collection-definition.ts';
 
 export type TimeEntryRow = typeof timeEntries.$inferSelect;
@@ -18,15 +19,25 @@ export function timeEntryToDoc(row: TimeEntryRow): WireDoc<TimeEntryDoc> {
   };
 }
 
-export async function upsertTimeEntry(tx: Tx, doc: WireDoc<TimeEntryDoc>): Promise<void> {
-  const values = {
-    orgId: doc.orgId,
-    userId: doc.userId,
-    startTime: new Date(doc.startTime),
-    endTime: doc.endTime ? new Date(doc.endTime) : null,
-    breakIntervals: doc.breakIntervals,
-    updatedAt: new Date(doc.updatedAt),
-    deleted: doc._deleted,
-  };
-  await tx.insert(timeEntries).values({ id: doc.id, ...values }).onConflictDoUpdate({ target: timeEntries.id, set: values });
+/** Stores every document in one statement (inserting new ones, replacing known ones). */
+export async function upsertTimeEntries(tx: Tx, docs: Array<WireDoc<TimeEntryDoc>>): Promise<void> {
+  if (docs.length === 0) return;
+  await tx
+    .insert(timeEntries)
+    .values(
+      docs.map((doc) => ({
+        id: doc.id,
+        orgId: doc.orgId,
+        userId: doc.userId,
+        startTime: new Date(doc.startTime),
+        endTime: doc.endTime ? new Date(doc.endTime) : null,
+        breakIntervals: doc.breakIntervals,
+        updatedAt: new Date(doc.updatedAt),
+        deleted: doc._deleted,
+      })),
+    )
+    .onConflictDoUpdate({
+      target: timeEntries.id,
+      set: excludedSet(timeEntries, ['orgId', 'userId', 'startTime', 'endTime', 'breakIntervals', 'updatedAt', 'deleted']),
+    });
 }

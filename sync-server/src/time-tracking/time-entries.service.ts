@@ -1,29 +1,35 @@
-import { and, eq } from 'drizzle-orm';
-import { memberships } from '@platform/schema/db';
 import { timeEntryRuleViolation } from '@platform/schema/time-tracking/time-entry.rules';
 import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod';
 import type { Tx } from '../db/open-database.ts';
-import { RuleBroken } from '../plugins/domain-errors.ts';
+import { membersOf } from '../sync/memberships.ts';
 import type { Actor } from '../sync/actor.ts';
-import type { WireDoc } from '../sync/collection-definition.ts';
-import { upsertTimeEntry } from './time-entries.repository.ts';
+import type { Change, RuleError } from '../sync/collection-definition.ts';
+import { upsertTimeEntries } from './time-entries.repository.ts';
+
+export const timeEntryServiceMessages = {
+  cannotMove: 'A time entry cannot be moved to another person.',
+  notStaff: 'Time entries can only be recorded for staff of this organization.',
+} as const;
 
 /**
  * The one write path for time entries: replication pushes and the /api/time-tracking actions
- * both end here, inside the caller's transaction.
+ * both end here, inside the caller's transaction. Writes all of `changes` or, when any breaks
+ * a rule, none, and returns the reasons.
  */
-export async function writeTimeEntry(tx: Tx, _actor: Actor, next: WireDoc<TimeEntryDoc>, master: WireDoc<TimeEntryDoc> | null) {
-  if (master && master.userId !== next.userId) throw new RuleBroken('A time entry cannot be moved to another person.');
-  if (!next._deleted) {
-    const violation = timeEntryRuleViolation(next);
-    if (violation) throw new RuleBroken(violation);
+export async function writeTimeEntries(tx: Tx, _actor: Actor, changes: Array<Change<TimeEntryDoc>>): Promise<RuleError[]> {
+  const errors: RuleError[] = [];
+  for (const { next, master } of changes) {
+    if (master && master.userId !== next.userId) errors.push({ id: next.id, message: timeEntryServiceMessages.cannotMove });
+    else if (!next._deleted) {
+      const violation = timeEntryRuleViolation(next);
+      if (violation) errors.push({ id: next.id, message: violation });
+    }
   }
-  if (!master) {
-    const [staff] = await tx
-      .select({ id: memberships.id })
-      .from(memberships)
-      .where(and(eq(memberships.orgId, next.orgId), eq(memberships.userId, next.userId), eq(memberships.kind, 'staff')));
-    if (!staff) throw new RuleBroken('Time entries can only be recorded for staff of this organization.');
+  const newOnes = changes.filter((c) => !c.master);
+  if (newOnes.length) {
+    const staff = await membersOf(tx, newOnes[0]?.next.orgId ?? '', 'staff', newOnes.map((c) => c.next.userId));
+    for (const { next } of newOnes) if (!staff.has(next.userId)) errors.push({ id: next.id, message: timeEntryServiceMessages.notStaff });
   }
-  await upsertTimeEntry(tx, next);
+  if (errors.length === 0) await upsertTimeEntries(tx, changes.map((c) => c.next));
+  return errors;
 }

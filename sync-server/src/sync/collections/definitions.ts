@@ -2,12 +2,12 @@ import { bookings, rosterItems, timeEntries } from '@platform/schema/db';
 import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
 import { accessTo } from '@platform/schema/sync/access.rules';
 import { bookingToDoc } from '../../bookings/bookings.repository.ts';
-import { writeBooking } from '../../bookings/bookings.service.ts';
+import { writeBookings } from '../../bookings/bookings.service.ts';
 import { Forbidden } from '../../plugins/domain-errors.ts';
 import { rosterItemToDoc } from '../../roster/roster.repository.ts';
-import { writeRosterItem } from '../../roster/roster.service.ts';
+import { writeRosterItems } from '../../roster/roster.service.ts';
 import { timeEntryToDoc } from '../../time-tracking/time-entries.repository.ts';
-import { writeTimeEntry } from '../../time-tracking/time-entries.service.ts';
+import { writeTimeEntries } from '../../time-tracking/time-entries.service.ts';
 import type { Actor, Scope } from '../actor.ts';
 import type { AnyReplicatedCollection } from '../collection-definition.ts';
 
@@ -30,7 +30,7 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     ownerOf: (doc: { athlete: { id: string } }) => doc.athlete.id,
     scopeFor: scopeOf('roster'),
     toDoc: rosterItemToDoc,
-    write: writeRosterItem,
+    writeBatch: writeRosterItems,
   },
   'time-entries': {
     name: 'time-entries',
@@ -40,7 +40,7 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     ownerOf: (doc: { userId: string }) => doc.userId,
     scopeFor: scopeOf('time-entries'),
     toDoc: timeEntryToDoc,
-    write: writeTimeEntry,
+    writeBatch: writeTimeEntries,
   },
   bookings: {
     name: 'bookings',
@@ -50,6 +50,6 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     ownerOf: (doc: { customerUserId: string }) => doc.customerUserId,
     scopeFor: scopeOf('bookings'),
     toDoc: bookingToDoc,
-    write: writeBooking,
+    writeBatch: writeBookings,
   },
 };
