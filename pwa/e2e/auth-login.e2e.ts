@@ -1,39 +1,26 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { loginMessages, offlineMessage } from '@platform/schema/auth/auth.messages';
-import {
-  DEMO_PASSWORD,
-  demoLogins,
-  launchBrowser,
-  startE2eServer,
-  type E2eServer,
-} from '../../scripts/e2e/harness.ts';
+import { DEMO_PASSWORD, demoLogins, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
 
 describe('logging in', () => {
-  let server: E2eServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useServerAndBrowser();
 
   /** Each test is a new visitor: its own cookies and storage. */
   async function visitor(): Promise<Page> {
-    return (await browser.newContext()).newPage();
+    return (await env.browser.newContext()).newPage();
   }
   const pathOf = (page: Page) => new URL(page.url()).pathname;
   const fillLogin = async (page: Page, identifier: string, password: string) => {
     await page.getByLabel('Username or email').fill(identifier);
     await page.getByLabel('Password', { exact: true }).fill(password);
   };
-  const meStatus = async (page: Page) => (await page.request.get(`${server.url}/api/me`)).status();
+  const meStatus = async (page: Page) =>
+    (await page.request.get(`${env.server.url}/api/me`)).status();
 
   it('logs a demo user in, showing the submitting state, and lands on /dashboard', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/login`);
+    await page.goto(`${env.server.url}/auth/login`);
     await page.getByRole('heading', { name: 'Log in to your account' }).waitFor();
     await fillLogin(page, demoLogins.owner.email, DEMO_PASSWORD);
     // Hold the request (not answer it) so the submitting state can be seen.
@@ -54,7 +41,7 @@ describe('logging in', () => {
 
   it('shows the required messages only after a submit attempt', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/login`);
+    await page.goto(`${env.server.url}/auth/login`);
     await page.getByLabel('Username or email').focus();
     await page.getByLabel('Password', { exact: true }).focus();
     expect(await page.getByText(loginMessages.identifierRequired).count()).toBe(0);
@@ -66,7 +53,7 @@ describe('logging in', () => {
 
   it("refuses a wrong password with the 'Could not log in' alert", async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/login`);
+    await page.goto(`${env.server.url}/auth/login`);
     await fillLogin(page, demoLogins.staff.email, 'not-the-password');
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     const alert = page.getByRole('alert');
@@ -80,7 +67,7 @@ describe('logging in', () => {
 
   it('says so when the browser is offline', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/login`);
+    await page.goto(`${env.server.url}/auth/login`);
     await fillLogin(page, demoLogins.staff.email, DEMO_PASSWORD);
     await page.context().setOffline(true);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -93,26 +80,26 @@ describe('logging in', () => {
     const sent = page.waitForRequest(
       (request) => request.url().endsWith('/auth/login') && request.method() === 'POST',
     );
-    await page.goto(`${server.url}/auth/login?orgId=${server.seed.zipperOrgId}`);
+    await page.goto(`${env.server.url}/auth/login?orgId=${env.server.seed.zipperOrgId}`);
     await fillLogin(page, demoLogins.parent.email, DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     expect((await sent).postDataJSON()).toMatchObject({
       profileType: 'use-customer',
-      profileOrgId: server.seed.zipperOrgId,
+      profileOrgId: env.server.seed.zipperOrgId,
     });
     await page.waitForURL((url) => !url.pathname.startsWith('/auth/'));
-    const me = (await (await page.request.get(`${server.url}/api/me`)).json()) as {
+    const me = (await (await page.request.get(`${env.server.url}/api/me`)).json()) as {
       view: string;
       org: { id: string } | null;
     };
     expect(me.view).toBe('customer');
-    expect(me.org?.id).toBe(server.seed.zipperOrgId);
+    expect(me.org?.id).toBe(env.server.seed.zipperOrgId);
   });
 
   it('prefills verifiedEmail and carries redirectTo and orgId to signup', async () => {
     const page = await visitor();
-    const query = `verifiedEmail=${encodeURIComponent(demoLogins.parent.email)}&redirectTo=%2Fdashboard-customer&orgId=${server.seed.zipperOrgId}`;
-    await page.goto(`${server.url}/auth/login?${query}`);
+    const query = `verifiedEmail=${encodeURIComponent(demoLogins.parent.email)}&redirectTo=%2Fdashboard-customer&orgId=${env.server.seed.zipperOrgId}`;
+    await page.goto(`${env.server.url}/auth/login?${query}`);
     expect(await page.getByLabel('Username or email').inputValue()).toBe(demoLogins.parent.email);
     const forgot = page.getByRole('link', { name: 'Forgot your password?' });
     expect(await forgot.getAttribute('href')).toBe('/auth/forgot-password');
@@ -120,6 +107,6 @@ describe('logging in', () => {
     await page.waitForURL((url) => url.pathname === '/auth/signup');
     const params = new URL(page.url()).searchParams;
     expect(params.get('redirectTo')).toBe('/dashboard-customer');
-    expect(params.get('orgId')).toBe(server.seed.zipperOrgId);
+    expect(params.get('orgId')).toBe(env.server.seed.zipperOrgId);
   });
 });

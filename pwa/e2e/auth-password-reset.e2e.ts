@@ -1,46 +1,32 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import {
   loginMessages,
   passwordResetMessages,
   signupMessages,
 } from '@platform/schema/auth/auth.messages';
 import type { MailboxEntry } from '@platform/schema/dev-tools/mailbox.zod';
-import {
-  demoLogins,
-  launchBrowser,
-  logIn,
-  startE2eServer,
-  type E2eServer,
-} from '../../scripts/e2e/harness.ts';
+import { demoLogins, logIn, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
 
 const NEW_PASSWORD = 'brand-new-pass-42';
 
 describe('resetting a forgotten password', () => {
-  let server: E2eServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useServerAndBrowser();
 
   async function visitor(): Promise<Page> {
-    return (await browser.newContext()).newPage();
+    return (await env.browser.newContext()).newPage();
   }
   const pathOf = (page: Page) => new URL(page.url()).pathname;
 
   /** Asks for a link on the page, as a person would, and reads it from the development mailbox. */
   async function requestResetLink(page: Page, email: string): Promise<string> {
-    await page.goto(`${server.url}/auth/login`);
+    await page.goto(`${env.server.url}/auth/login`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByRole('status').getByText(passwordResetMessages.sent, { exact: true }).waitFor();
     const mailbox = (await (
-      await page.request.get(`${server.url}/api/dev/mailbox`)
+      await page.request.get(`${env.server.url}/api/dev/mailbox`)
     ).json()) as MailboxEntry[];
     const mail = mailbox.find((entry) => entry.to === email);
     const link = mail?.text.match(/https?:\/\/\S+\/auth\/reset-password\?token=\S+/)?.[0];
@@ -51,7 +37,7 @@ describe('resetting a forgotten password', () => {
   it('emails a link that sets a new password, which then logs in', async () => {
     const page = await visitor();
     const link = await requestResetLink(page, demoLogins.staff.email);
-    expect(link.startsWith(`${server.url}/auth/reset-password?token=`)).toBe(true);
+    expect(link.startsWith(`${env.server.url}/auth/reset-password?token=`)).toBe(true);
     await page.goto(link);
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel('Confirm password').fill(NEW_PASSWORD);
@@ -60,7 +46,7 @@ describe('resetting a forgotten password', () => {
     await done.waitFor();
     await done.getByRole('link', { name: 'Log in' }).click();
     await page.waitForURL((url) => url.pathname === '/auth/login');
-    await logIn(page, server.url, demoLogins.staff.email, NEW_PASSWORD);
+    await logIn(page, env.server.url, demoLogins.staff.email, NEW_PASSWORD);
     expect(pathOf(page)).toBe('/dashboard');
 
     // The link works once.
@@ -74,14 +60,14 @@ describe('resetting a forgotten password', () => {
 
   it('checks the new password before sending it', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/reset-password?token=${'x'.repeat(32)}`);
+    await page.goto(`${env.server.url}/auth/reset-password?token=${'x'.repeat(32)}`);
     await page.getByLabel('New password', { exact: true }).fill('short');
     await page.getByLabel('Confirm password').fill('different');
     expect(await page.getByText(signupMessages.passwordTooShort, { exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.getByText(signupMessages.passwordTooShort, { exact: true }).waitFor();
     await page.getByText(signupMessages.passwordsDoNotMatch, { exact: true }).waitFor();
-    // A well-formed but unknown token is refused by the server.
+    // A well-formed but unknown token is refused by the env.server.
     await page.getByLabel('New password', { exact: true }).fill(NEW_PASSWORD);
     await page.getByLabel('Confirm password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Set new password' }).click();
@@ -90,7 +76,7 @@ describe('resetting a forgotten password', () => {
 
   it('says a link without a token is invalid, and checks the email asked for', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/reset-password`);
+    await page.goto(`${env.server.url}/auth/reset-password`);
     await page.getByRole('alert').getByText(passwordResetMessages.invalidToken).waitFor();
     await page.getByRole('link', { name: 'Request a new link' }).click();
     await page.waitForURL((url) => url.pathname === '/auth/forgot-password');

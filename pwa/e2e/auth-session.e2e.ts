@@ -1,31 +1,22 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { googleMessages } from '@platform/schema/auth/auth.messages';
 import {
   DEMO_PASSWORD,
   demoLogins,
-  launchBrowser,
   logIn,
-  startE2eServer,
-  type E2eServer,
+  useServerAndBrowser,
 } from '../../scripts/e2e/harness.ts';
 
 describe('where a session starts and ends', () => {
-  let server: E2eServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useServerAndBrowser();
 
   /** Each test is a new visitor: its own cookies and storage. */
   async function visitor(): Promise<Page> {
-    return (await browser.newContext()).newPage();
+    return (await env.browser.newContext()).newPage();
   }
-  const meStatus = async (page: Page) => (await page.request.get(`${server.url}/api/me`)).status();
+  const meStatus = async (page: Page) =>
+    (await page.request.get(`${env.server.url}/api/me`)).status();
 
   /** Logs in from /auth/login?redirectTo=…, recording what the server answered (passed through untouched). */
   async function logInWithRedirect(page: Page, redirectTo: string): Promise<string[]> {
@@ -36,7 +27,7 @@ describe('where a session starts and ends', () => {
       answers.push(await response.text());
       await route.fulfill({ response });
     });
-    await page.goto(`${server.url}/auth/login?redirectTo=${encodeURIComponent(redirectTo)}`);
+    await page.goto(`${env.server.url}/auth/login?redirectTo=${encodeURIComponent(redirectTo)}`);
     await page.getByLabel('Username or email').fill(demoLogins.parent.email);
     await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
@@ -56,7 +47,7 @@ describe('where a session starts and ends', () => {
       const page = await visitor();
       const answers = await logInWithRedirect(page, target);
       await page.waitForURL((url) => url.pathname === '/dashboard');
-      expect(new URL(page.url()).origin).toBe(server.url);
+      expect(new URL(page.url()).origin).toBe(env.server.url);
       // The server refuses it itself, not only the page.
       expect(answers).toEqual(['/dashboard']);
     });
@@ -64,9 +55,9 @@ describe('where a session starts and ends', () => {
 
   it('logs out through GET /auth/logout', async () => {
     const page = await visitor();
-    await logIn(page, server.url, demoLogins.staff.email);
+    await logIn(page, env.server.url, demoLogins.staff.email);
     expect(await meStatus(page)).toBe(200);
-    await page.goto(`${server.url}/auth/logout`);
+    await page.goto(`${env.server.url}/auth/logout`);
     await page.waitForURL((url) => url.pathname === '/auth/login');
     await page.getByRole('heading', { name: 'Log in to your account' }).waitFor();
     expect(await meStatus(page)).toBe(401);
@@ -78,7 +69,7 @@ describe('where a session starts and ends', () => {
     page.on('request', (request) => {
       if (request.url().includes('accounts.google.com')) googleRequests.push(request.url());
     });
-    await page.goto(`${server.url}/auth/login?redirectTo=%2Fdashboard%2Fcrm`);
+    await page.goto(`${env.server.url}/auth/login?redirectTo=%2Fdashboard%2Fcrm`);
     await page.getByRole('button', { name: 'Sign in with Google' }).click();
     await page.waitForURL((url) => url.pathname === '/auth/login-with-google');
     await page
@@ -93,9 +84,9 @@ describe('where a session starts and ends', () => {
 
   it('explains a failed Google sign-in (?error=google, ?error=google-unavailable)', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/login?error=google`);
+    await page.goto(`${env.server.url}/auth/login?error=google`);
     await page.getByRole('alert').getByText(googleMessages.invalidToken, { exact: true }).waitFor();
-    await page.goto(`${server.url}/auth/login?error=google-unavailable`);
+    await page.goto(`${env.server.url}/auth/login?error=google-unavailable`);
     await page
       .getByRole('alert')
       .getByText(googleMessages.notConfigured, { exact: true })

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
 import { childMessages, signupMessages } from '@platform/schema/auth/auth.messages';
 import { cookieConsentKey } from '@platform/schema/consent/cookie-consent.rules';
-import { launchBrowser, startE2eServer, type E2eServer } from '../../scripts/e2e/harness.ts';
+import { useServerAndBrowser } from '../../scripts/e2e/harness.ts';
 
 /** Every spec §5 signup message the details step can show (company name has its own step). */
 const detailsMessages = [
@@ -16,18 +16,10 @@ const detailsMessages = [
 ];
 
 describe('signup messages', () => {
-  let server: E2eServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useServerAndBrowser();
 
   async function visitor(): Promise<Page> {
-    return (await browser.newContext()).newPage();
+    return (await env.browser.newContext()).newPage();
   }
   const text = (scope: Page | Locator, message: string) =>
     scope.getByText(message, { exact: true });
@@ -38,7 +30,7 @@ describe('signup messages', () => {
 
   it('shows the company name message only when Continue is pressed without one', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/signup`);
+    await page.goto(`${env.server.url}/auth/signup`);
     await page.getByRole('button', { name: /^Organization/ }).click();
     const company = page.getByLabel('Company name');
     await company.focus();
@@ -72,7 +64,7 @@ describe('signup messages', () => {
 
   it('checks email, password length and confirmation, and trims on blur', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/signup?preventOrgFields=true`);
+    await page.goto(`${env.server.url}/auth/signup?preventOrgFields=true`);
     await page.getByLabel('Email', { exact: true }).fill('not-an-email');
     await page.getByLabel('Password', { exact: true }).fill('short');
     await page.getByLabel('Confirm password').fill('shorter');
@@ -102,7 +94,7 @@ describe('signup messages', () => {
 
   it('checks every child row', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/signup?preventOrgFields=true`);
+    await page.goto(`${env.server.url}/auth/signup?preventOrgFields=true`);
     await page.getByRole('checkbox', { name: /parent\/guardian/ }).check();
     await page.getByRole('button', { name: 'Add another child' }).click();
     const [first, second] = [
@@ -133,8 +125,8 @@ describe('signup messages', () => {
 
   it('asks no cookie question when consent was already given', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/signup?preventOrgFields=true`);
-    const key = cookieConsentKey(new URL(server.url).host, new Date());
+    await page.goto(`${env.server.url}/auth/signup?preventOrgFields=true`);
+    const key = cookieConsentKey(new URL(env.server.url).host, new Date());
     await page.evaluate((storageKey) => localStorage.setItem(storageKey, 'accepted'), key);
     await page.reload();
     await page.getByRole('heading', { name: 'Details' }).waitFor();

@@ -1,28 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
-import {
-  demoLogins,
-  launchBrowser,
-  startE2eServer,
-  type E2eServer,
-} from '../../scripts/e2e/harness.ts';
+import { demoLogins, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
 
 const PASSWORD = 'a-long-password-1';
 
 describe('signing up', () => {
-  let server: E2eServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useServerAndBrowser();
 
   async function visitor(): Promise<Page> {
-    return (await browser.newContext()).newPage();
+    return (await env.browser.newContext()).newPage();
   }
   const testimonials = (page: Page) =>
     page.getByRole('heading', { name: 'Trusted by small businesses across the US' });
@@ -44,7 +31,7 @@ describe('signing up', () => {
     await page.getByRole('checkbox', { name: /allow cookies/ }).check();
   }
   const me = async (page: Page) =>
-    (await (await page.request.get(`${server.url}/api/me`)).json()) as {
+    (await (await page.request.get(`${env.server.url}/api/me`)).json()) as {
       email: string;
       view: string;
       org: { label: string } | null;
@@ -53,7 +40,7 @@ describe('signing up', () => {
 
   it('creates an organisation in two steps and lands on /dashboard/sites/create', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/signup`);
+    await page.goto(`${env.server.url}/auth/signup`);
     await testimonials(page).waitFor();
     expect(await page.getByText('I run a business').isVisible()).toBe(true);
     await typeChoice(page, 'Organization').click();
@@ -91,7 +78,7 @@ describe('signing up', () => {
 
   it('creates a customer with a child and lands on /dashboard', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/signup`);
+    await page.goto(`${env.server.url}/auth/signup`);
     await typeChoice(page, 'Customer').click();
     await page.getByRole('heading', { name: 'Details' }).waitFor();
     await fillDetails(page, {
@@ -127,7 +114,7 @@ describe('signing up', () => {
 
   it("shows a taken email in a failure box with a 'Forgot your password?' link", async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/signup?preventOrgFields=true`);
+    await page.goto(`${env.server.url}/auth/signup?preventOrgFields=true`);
     await fillDetails(page, {
       email: demoLogins.owner.email,
       firstName: 'Olivia',
@@ -146,7 +133,9 @@ describe('signing up', () => {
 
   it('skips the account type for an invited email, which is read-only', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/signup?email=${encodeURIComponent('invitee@example.com')}`);
+    await page.goto(
+      `${env.server.url}/auth/signup?email=${encodeURIComponent('invitee@example.com')}`,
+    );
     await page.getByRole('heading', { name: 'Details' }).waitFor();
     expect(await typeChoice(page, 'Organization').count()).toBe(0);
     const email = page.getByLabel('Email', { exact: true });
@@ -159,7 +148,7 @@ describe('signing up', () => {
 
   it('skips the account type with preventOrgFields', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/auth/signup?preventOrgFields=true`);
+    await page.goto(`${env.server.url}/auth/signup?preventOrgFields=true`);
     await page.getByRole('heading', { name: 'Details' }).waitFor();
     expect(await typeChoice(page, 'Customer').count()).toBe(0);
     expect(await page.getByLabel('Email', { exact: true }).getAttribute('readonly')).toBeNull();
@@ -169,7 +158,7 @@ describe('signing up', () => {
   it('rotates the testimonials about every 6 s, and not with reduced motion', async () => {
     const page = await visitor();
     await page.clock.install();
-    await page.goto(`${server.url}/auth/signup`);
+    await page.goto(`${env.server.url}/auth/signup`);
     const review = (n: number) => page.getByRole('button', { name: `Review ${n} of 3` });
     await review(1).waitFor();
     expect(await review(1).getAttribute('aria-pressed')).toBe('true');
@@ -179,7 +168,7 @@ describe('signing up', () => {
     const still = await visitor();
     await still.emulateMedia({ reducedMotion: 'reduce' });
     await still.clock.install();
-    await still.goto(`${server.url}/auth/signup`);
+    await still.goto(`${env.server.url}/auth/signup`);
     const quote = still.getByRole('blockquote');
     const before = await quote.textContent();
     await still.clock.runFor(20_000);
@@ -191,8 +180,8 @@ describe('signing up', () => {
 
   it('uses the customer flow without testimonials in a branded app (orgId) and links to log in with it', async () => {
     const page = await visitor();
-    const orgId = server.seed.zipperOrgId;
-    await page.goto(`${server.url}/auth/signup?orgId=${orgId}`);
+    const orgId = env.server.seed.zipperOrgId;
+    await page.goto(`${env.server.url}/auth/signup?orgId=${orgId}`);
     await page.getByRole('heading', { name: 'Details' }).waitFor();
     expect(await testimonials(page).count()).toBe(0);
     expect(await typeChoice(page, 'Customer').count()).toBe(0);

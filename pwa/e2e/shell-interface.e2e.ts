@@ -1,33 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
 import { TOAST_DURATION_MS } from '@platform/schema/app/constants';
 import { organizationMessages } from '@platform/schema/organizations/organizations.zod';
-import {
-  demoLogins,
-  launchBrowser,
-  logIn,
-  startE2eServer,
-  type E2eServer,
-} from '../../scripts/e2e/harness.ts';
+import { demoLogins, logIn, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
 
-/** spec §2 Shared interface and §4 Cookie consent / Toast, through the real app and server. */
+/** spec §2 Shared interface and §4 Cookie consent / Toast, through the real app and env.server. */
 describe('the shared interface', () => {
-  let server: E2eServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useServerAndBrowser();
 
-  const visitor = async (): Promise<Page> => (await browser.newContext()).newPage();
+  const visitor = async (): Promise<Page> => (await env.browser.newContext()).newPage();
   const banner = (page: Page) => page.getByRole('region', { name: 'Cookie consent' });
 
   it('hides the cookie banner for good after Allow', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/documents/cookies`);
+    await page.goto(`${env.server.url}/documents/cookies`);
     await banner(page).getByText('This site uses cookies.').waitFor();
     await banner(page).getByRole('button', { name: 'Allow' }).click();
     await banner(page).waitFor({ state: 'detached' });
@@ -38,7 +24,7 @@ describe('the shared interface', () => {
 
   it('hides the cookie banner for the session after Decline', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/documents/terms-of-service`);
+    await page.goto(`${env.server.url}/documents/terms-of-service`);
     await banner(page).getByRole('button', { name: 'Decline' }).click();
     await banner(page).waitFor({ state: 'detached' });
     await page.reload();
@@ -46,13 +32,13 @@ describe('the shared interface', () => {
     expect(await banner(page).count()).toBe(0);
     // A new tab is a new session: the question comes back.
     const other = await page.context().newPage();
-    await other.goto(`${server.url}/documents/terms-of-service`);
+    await other.goto(`${env.server.url}/documents/terms-of-service`);
     await banner(other).getByText('This site uses cookies.').waitFor();
   });
 
   it('shows Page not found, with a way home, for an unknown address', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/no/such/page`);
+    await page.goto(`${env.server.url}/no/such/page`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await page.getByRole('link', { name: 'Go to the home page' }).waitFor();
     // Visitors get the top navigation with its menus, Get started and Sign in.
@@ -74,14 +60,14 @@ describe('the shared interface', () => {
 
   it('sends a signed-out visitor to the login page, remembering where they were going', async () => {
     const page = await visitor();
-    await page.goto(`${server.url}/dashboard/crm`);
+    await page.goto(`${env.server.url}/dashboard/crm`);
     await page.waitForURL((url) => url.pathname === '/auth/login');
     expect(new URL(page.url()).search).toBe('?redirectTo=%2Fdashboard%2Fcrm');
   });
 
   it('creates an organisation from the modal, with toasts that hide themselves or on a click', async () => {
     const page = await visitor();
-    await logIn(page, server.url, demoLogins.owner.email);
+    await logIn(page, env.server.url, demoLogins.owner.email);
     const account = page.getByRole('region', { name: 'Account' });
     const dialog = page.getByRole('dialog', { name: 'Create a new organization' });
 
@@ -121,7 +107,7 @@ describe('the shared interface', () => {
 
   it('remembers a collapsed sidebar on the server', async () => {
     const page = await visitor();
-    await logIn(page, server.url, demoLogins.jobber.email);
+    await logIn(page, env.server.url, demoLogins.jobber.email);
     const sidebar = page.getByRole('navigation', { name: 'Sidebar' });
     await sidebar.getByRole('link', { name: 'Forms' }).waitFor();
     const saved = page.waitForResponse(

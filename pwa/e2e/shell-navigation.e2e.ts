@@ -1,28 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import {
-  demoLogins,
-  launchBrowser,
-  logIn,
-  startE2eServer,
-  type E2eServer,
-} from '../../scripts/e2e/harness.ts';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { demoLogins, logIn, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
 
 /** spec §2 Sidebar / User menu and §6 Roles and permissions, as each demo person sees them. */
 describe('the navigation each person sees', () => {
-  let server: E2eServer;
-  let browser: Browser;
-  beforeAll(async () => {
-    [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const env = useServerAndBrowser();
 
   async function signedIn(email: string): Promise<Page> {
-    const page = await (await browser.newContext()).newPage();
-    await logIn(page, server.url, email);
+    const page = await (await env.browser.newContext()).newPage();
+    await logIn(page, env.server.url, email);
     await page.waitForURL((url) => url.pathname === '/dashboard');
     return page;
   }
@@ -62,7 +48,7 @@ describe('the navigation each person sees', () => {
     ).toMatch(/^mailto:/);
     const card = page.getByRole('region', { name: 'Account' });
     expect(await card.getByRole('link', { name: 'Open customer app' }).getAttribute('href')).toBe(
-      `/dashboard-customer/${server.seed.zipperOrgId}`,
+      `/dashboard-customer/${env.server.seed.zipperOrgId}`,
     );
     await card.getByRole('link', { name: 'Enter kiosk mode' }).waitFor();
     await card.getByRole('link', { name: 'Time tracking' }).waitFor();
@@ -87,9 +73,9 @@ describe('the navigation each person sees', () => {
     await sidebar(page).getByRole('link', { name: 'Time Tracking' }).waitFor();
     expect(await groupHeadings(page)).toEqual([]);
     expect(await sidebarLinks(page)).toEqual(['Dashboard', 'Time Tracking', 'Give feedback']);
-    await page.goto(`${server.url}/dashboard/crm`);
+    await page.goto(`${env.server.url}/dashboard/crm`);
     await page.getByText('You do not have access to this part of the organization.').waitFor();
-    await page.goto(`${server.url}/admin`);
+    await page.goto(`${env.server.url}/admin`);
     await page.getByText('You are not allowed to see this page.').waitFor();
   });
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildApp } from '../../sync-server/src/app.ts';
 import { loadConfig } from '../../sync-server/src/config.ts';
@@ -73,4 +74,20 @@ export async function logIn(page: Page, baseUrl: string, email: string, password
   await page.getByLabel(/^password$/i).fill(password);
   await page.getByRole('button', { name: /^sign in$/i }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/auth/login'));
+}
+
+/**
+ * The usual set-up of an end-to-end file: a fresh server and a browser before its tests, both
+ * closed after. Read `env.server` and `env.browser` inside tests.
+ */
+export function useServerAndBrowser(env: Record<string, string> = {}) {
+  const context = {} as { server: E2eServer; browser: Browser };
+  beforeAll(async () => {
+    [context.server, context.browser] = await Promise.all([startE2eServer(env), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await context.browser?.close();
+    await context.server?.close();
+  });
+  return context;
 }
