@@ -60,7 +60,26 @@ export async function openAccountDatabase(accountId: string, options: StorageOpt
   };
 }
 
-/** Signing out: the account's local data leaves the device. */
+/**
+ * Signing out: the account's local data leaves the device. RxDB's removal empties the
+ * collections but leaves Dexie's IndexedDB databases (named after the account) in place; on a
+ * shared family tablet or front-desk kiosk not even that should remain, so they are deleted too.
+ */
 export async function removeAccountDatabase(accountId: string, options: StorageOptions = {}): Promise<void> {
-  await removeRxDatabase(databaseName(accountId), storage(options));
+  const name = databaseName(accountId);
+  await removeRxDatabase(name, storage(options));
+  const factory = options.indexedDB ?? globalThis.indexedDB;
+  const leftovers = (await factory.databases()).map((d) => d.name ?? '').filter((n) => n.includes(name));
+  await Promise.all(
+    leftovers.map(
+      (leftover) =>
+        new Promise<void>((resolve, reject) => {
+          const request = factory.deleteDatabase(leftover);
+          request.onsuccess = () => resolve();
+          request.onerror = () => reject(request.error ?? new Error(`could not delete ${leftover}`));
+          // Another tab still has it open: it goes once that tab closes; do not hang sign-out.
+          request.onblocked = () => resolve();
+        }),
+    ),
+  );
 }

@@ -22,7 +22,11 @@ export function openChangeStream(options: { url: string; fetch: typeof fetch }) 
       controller = new AbortController();
       states.next('connecting');
       try {
-        const response = await options.fetch(options.url, { headers: { accept: 'text/event-stream' }, signal: controller.signal, credentials: 'same-origin' });
+        const response = await options.fetch(options.url, {
+          headers: { accept: 'text/event-stream' },
+          signal: controller.signal,
+          credentials: 'same-origin',
+        });
         if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
         states.next('open');
         attempt = 0;
@@ -47,7 +51,9 @@ export function openChangeStream(options: { url: string; fetch: typeof fetch }) 
       states.next('closed');
       if (stopped) return;
       attempt += 1;
-      await new Promise((resolve) => setTimeout(resolve, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6))));
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6))),
+      );
     }
   };
   void connect();

@@ -7,7 +7,11 @@ import { mergeTimeEntries } from '@platform/schema/time-tracking/time-entry.conf
 import type { Replicated } from '@platform/schema/sync/conflict.rules';
 import type { Doc } from '../db/database.ts';
 
-type Merge = (master: Replicated<Doc>, local: Replicated<Doc>, assumed: Replicated<Doc> | undefined) => Replicated<Doc>;
+type Merge = (
+  master: Replicated<Doc>,
+  local: Replicated<Doc>,
+  assumed: Replicated<Doc> | undefined,
+) => Replicated<Doc>;
 
 // The rules live in schema/ beside each document type and are written down in
 // docs/decisions/0005-replication.md. The casts bridge RxDB's generic WithDeleted type.
@@ -21,7 +25,10 @@ const merges: Record<CollectionName, Merge> = {
  * The conflict handler of one collection. Documents the server refused (422) are not merged:
  * the master is taken, and what the device had is kept in the rejections list instead.
  */
-export function conflictHandlerFor(name: CollectionName, refused: Set<string>): RxConflictHandler<Doc> {
+export function conflictHandlerFor(
+  name: CollectionName,
+  refused: Set<string>,
+): RxConflictHandler<Doc> {
   return {
     // Key order differs after a round trip through jsonb; compare values, not strings.
     isEqual: (a, b) => deepEqual(a, b),

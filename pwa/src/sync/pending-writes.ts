@@ -11,7 +11,10 @@ export class PendingWrites {
 
   constructor(private readonly storageKey: string) {
     try {
-      const saved = JSON.parse(globalThis.localStorage?.getItem(storageKey) ?? '{}') as Record<string, string[]>;
+      const saved = JSON.parse(globalThis.localStorage?.getItem(storageKey) ?? '{}') as Record<
+        string,
+        string[]
+      >;
       for (const [collection, ids] of Object.entries(saved)) this.ids.set(collection, new Set(ids));
     } catch {
       // Unreadable or absent: start empty; RxDB still pushes everything it has.
@@ -39,7 +42,10 @@ export class PendingWrites {
     let total = 0;
     for (const set of this.ids.values()) total += set.size;
     try {
-      globalThis.localStorage?.setItem(this.storageKey, JSON.stringify(Object.fromEntries([...this.ids].map(([k, v]) => [k, [...v]]))));
+      globalThis.localStorage?.setItem(
+        this.storageKey,
+        JSON.stringify(Object.fromEntries([...this.ids].map(([k, v]) => [k, [...v]]))),
+      );
     } catch {
       // Storage full or unavailable: the in-memory count is still right for this session.
     }

@@ -4,24 +4,53 @@ import { firstValueFrom, filter } from 'rxjs';
 import type { FastifyInstance } from 'fastify';
 import { timeEntryMessages } from '@platform/schema/time-tracking/time-entry.rules';
 import { createTestApp } from '../../../sync-server/src/testing/test-app.ts';
-import { seedSyncOrg, timeEntry, type Person } from '../../../sync-server/src/testing/sync-fixtures.ts';
-import { openAccountDatabase, removeAccountDatabase, type AccountDatabase } from '../db/database.ts';
+import {
+  seedSyncOrg,
+  timeEntry,
+  type Person,
+} from '../../../sync-server/src/testing/sync-fixtures.ts';
+import {
+  openAccountDatabase,
+  removeAccountDatabase,
+  type AccountDatabase,
+} from '../db/database.ts';
 import { saveDocument } from './local-writes.ts';
 import { startSync, type SyncEngine } from './replication.ts';
 
-/** A device: its own local database, and a fetch that carries its cookies and can go offline. */
+/**
+ * A device: its own local database, and a fetch that keeps its cookies as a browser does
+ * (set, replaced, cleared by the server) and can go offline.
+ */
 async function device(label: string, who: Person, base: string) {
   const link = { online: true };
-  const cookies = who.jar.headers().cookie ?? '';
+  const cookies = new Map(
+    (who.jar.headers().cookie ?? '')
+      .split('; ')
+      .filter(Boolean)
+      .map((pair) => pair.split('=') as [string, string]),
+  );
   const deviceFetch: typeof fetch = async (input, init) => {
     if (!link.online) throw new TypeError('Failed to fetch');
     const headers = new Headers(init?.headers);
-    headers.set('cookie', cookies);
-    return fetch(input, { ...init, headers });
+    headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
+    const response = await fetch(input, { ...init, headers });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair = '', ...attributes] = line.split(';');
+      const [name = '', value = ''] = pair.split('=');
+      if (!value || attributes.some((a) => /max-age=0/i.test(a.trim()))) cookies.delete(name);
+      else cookies.set(name, value);
+    }
+    return response;
   };
   const db = await openAccountDatabase(`${who.id}${label}`, { multiInstance: false });
-  const sync = startSync(db, { collections: ['time-entries'], baseUrl: base, fetch: deviceFetch, waitForLeadership: false, retryTime: 200 });
-  return { db, sync, link };
+  const sync = startSync(db, {
+    collections: ['time-entries'],
+    baseUrl: base,
+    fetch: deviceFetch,
+    waitForLeadership: false,
+    retryTime: 200,
+  });
+  return { db, sync, link, cookies };
 }
 
 const until = async (check: () => Promise<boolean>, ms = 5000) => {
@@ -65,12 +94,24 @@ describe('RxDB replication against the real server', () => {
     void _deleted;
     await saveDocument(kiosk.db, 'time-entries', doc, new Date('2026-11-23T08:05:00.000Z'));
     await kiosk.sync.awaitInSync();
-    await until(async () => (await phone.db.collectionOf('time-entries').findOne(doc.id).exec()) !== null);
+    await until(
+      async () => (await phone.db.collectionOf('time-entries').findOne(doc.id).exec()) !== null,
+    );
 
     kiosk.link.online = false;
     phone.link.online = false;
-    await saveDocument(kiosk.db, 'time-entries', { ...doc, startTime: '2026-11-23T08:02:00.000Z', endTime: '2026-11-23T16:00:00.000Z' }, new Date('2026-11-23T16:00:00.000Z'));
-    await saveDocument(phone.db, 'time-entries', { ...doc, endTime: '2026-11-23T16:30:00.000Z' }, new Date('2026-11-23T16:30:00.000Z'));
+    await saveDocument(
+      kiosk.db,
+      'time-entries',
+      { ...doc, startTime: '2026-11-23T08:02:00.000Z', endTime: '2026-11-23T16:00:00.000Z' },
+      new Date('2026-11-23T16:00:00.000Z'),
+    );
+    await saveDocument(
+      phone.db,
+      'time-entries',
+      { ...doc, endTime: '2026-11-23T16:30:00.000Z' },
+      new Date('2026-11-23T16:30:00.000Z'),
+    );
     expect(await firstValueFrom(kiosk.sync.pending.count$)).toBe(1);
 
     kiosk.link.online = true;
@@ -79,7 +120,12 @@ describe('RxDB replication against the real server', () => {
     phone.sync.reconnect();
     const expected = { startTime: '2026-11-23T08:02:00.000Z', endTime: '2026-11-23T16:30:00.000Z' };
     const server = async () =>
-      (await t.app.inject({ url: '/api/sync/time-entries/pull?batchSize=1000', headers: org.manager.jar.headers() }))
+      (
+        await t.app.inject({
+          url: '/api/sync/time-entries/pull?batchSize=1000',
+          headers: org.manager.jar.headers(),
+        })
+      )
         .json()
         .documents.find((d: { id: string }) => d.id === doc.id);
     await until(async () => {
@@ -88,7 +134,9 @@ describe('RxDB replication against the real server', () => {
         phone.db.collectionOf('time-entries').findOne(doc.id).exec(),
         server(),
       ]);
-      return [k?.toJSON(), p?.toJSON(), s].every((d) => d?.startTime === expected.startTime && d?.endTime === expected.endTime);
+      return [k?.toJSON(), p?.toJSON(), s].every(
+        (d) => d?.startTime === expected.startTime && d?.endTime === expected.endTime,
+      );
     }, 10_000);
     await firstValueFrom(kiosk.sync.pending.count$.pipe(filter((n) => n === 0)));
   });
@@ -97,12 +145,16 @@ describe('RxDB replication against the real server', () => {
     const desk = await device('desk', org.manager, base);
     devices.push(desk);
     const bad = { ...timeEntry(org.org.id, org.manager.id) };
-    const good = { ...timeEntry(org.org.id, org.manager.id, { startTime: '2026-11-24T08:00:00.000Z' }) };
+    const good = {
+      ...timeEntry(org.org.id, org.manager.id, { startTime: '2026-11-24T08:00:00.000Z' }),
+    };
     desk.link.online = false;
     // A document that breaks the rule reached the device some other way (an older app version).
     const { _deleted: _a, ...badDoc } = bad;
     const { _deleted: _b, ...goodDoc } = good;
-    await desk.db.collectionOf('time-entries').insert({ ...badDoc, endTime: '2026-11-23T07:00:00.000Z' });
+    await desk.db
+      .collectionOf('time-entries')
+      .insert({ ...badDoc, endTime: '2026-11-23T07:00:00.000Z' });
     await saveDocument(desk.db, 'time-entries', goodDoc);
     desk.link.online = true;
     desk.sync.reconnect();
@@ -112,17 +164,50 @@ describe('RxDB replication against the real server', () => {
     expect(rejection?.message).toBe(timeEntryMessages.endsBeforeStart);
     expect(rejection?.documentId).toBe(bad.id);
     await until(async () => {
-      const pulled = await t.app.inject({ url: '/api/sync/time-entries/pull?batchSize=1000', headers: org.manager.jar.headers() });
+      const pulled = await t.app.inject({
+        url: '/api/sync/time-entries/pull?batchSize=1000',
+        headers: org.manager.jar.headers(),
+      });
       return pulled.json().documents.some((d: { id: string }) => d.id === good.id);
     });
-    await until(async () => (await desk.db.collectionOf('time-entries').findOne(bad.id).exec()) === null);
+    await until(
+      async () => (await desk.db.collectionOf('time-entries').findOne(bad.id).exec()) === null,
+    );
+  });
+
+  it('resumes after the access token expired while offline, losing nothing queued', async () => {
+    const phone = await device('expired', org.staff, base);
+    devices.push(phone);
+    await phone.sync.awaitInSync();
+    phone.link.online = false;
+    // Days offline: the short-lived access token is gone; the refresh token remains.
+    phone.cookies.delete('access_token');
+    const { _deleted, ...doc } = timeEntry(org.org.id, org.staff.id, {
+      startTime: '2026-11-21T08:00:00.000Z',
+    });
+    void _deleted;
+    await saveDocument(phone.db, 'time-entries', doc, new Date('2026-11-21T08:00:00.000Z'));
+    phone.link.online = true;
+    phone.sync.reconnect();
+    await until(async () => {
+      const pulled = await t.app.inject({
+        url: '/api/sync/time-entries/pull?batchSize=1000',
+        headers: org.manager.jar.headers(),
+      });
+      return pulled.json().documents.some((d: { id: string }) => d.id === doc.id);
+    }, 10_000);
+    expect(phone.cookies.get('access_token')).toBeTruthy();
   });
 
   it('clears the account’s data from the device on sign-out', async () => {
     const db = await openAccountDatabase(`${org.staff.id}gone`, { multiInstance: false });
-    await db.collectionOf('time-entries').insert({ ...timeEntry(org.org.id, org.staff.id), _deleted: undefined });
+    await db
+      .collectionOf('time-entries')
+      .insert({ ...timeEntry(org.org.id, org.staff.id), _deleted: undefined });
     await db.close();
     await removeAccountDatabase(`${org.staff.id}gone`);
+    const leftovers = (await indexedDB.databases()).filter((d) => d.name?.includes(org.staff.id.replace(/-/g, '')));
+    expect(leftovers.map((d) => d.name).filter((n) => n?.includes('gone'))).toEqual([]);
     const again = await openAccountDatabase(`${org.staff.id}gone`, { multiInstance: false });
     expect(await again.collectionOf('time-entries').count().exec()).toBe(0);
     await again.close();

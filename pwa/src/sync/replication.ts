@@ -1,8 +1,17 @@
 import { BehaviorSubject, combineLatest, map, Subject, type Observable } from 'rxjs';
 import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import type { RxReplicationPullStreamItem, RxReplicationWriteToMasterRow, WithDeleted } from 'rxdb/plugins/core';
+import type {
+  RxReplicationPullStreamItem,
+  RxReplicationWriteToMasterRow,
+  WithDeleted,
+} from 'rxdb/plugins/core';
 import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
-import { checkpointSchema, pushRejectionSchema, withDeleted, type Checkpoint } from '@platform/schema/sync/sync.zod';
+import {
+  checkpointSchema,
+  pushRejectionSchema,
+  withDeleted,
+  type Checkpoint,
+} from '@platform/schema/sync/sync.zod';
 import { z } from 'zod';
 import type { AccountDatabase, Doc } from '../db/database.ts';
 import { openChangeStream } from './change-stream.ts';
@@ -14,7 +23,8 @@ export class SyncHttpError extends Error {
   }
 }
 
-export type SyncState = 'offline' | 'syncing' | 'online' | 'signed-out';
+/** `standby`: another tab of this account is the leader and replicates for every tab. */
+export type SyncState = 'offline' | 'syncing' | 'online' | 'signed-out' | 'standby';
 export type SyncStatus = { state: SyncState; pending: number };
 
 export type SyncOptions = {
@@ -25,7 +35,8 @@ export type SyncOptions = {
   /** One tab replicates (RxDB leader election); tests run a single instance. */
   waitForLeadership?: boolean;
   retryTime?: number;
-  isOnline?: () => boolean;
+  /** The device's own idea of being online (browser online/offline events). */
+  online$?: Observable<boolean>;
 };
 
 type Row = RxReplicationWriteToMasterRow<Doc>;
@@ -39,7 +50,20 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
   const http = options.fetch ?? globalThis.fetch.bind(globalThis);
   const pending = pendingWritesOf(db.name);
   const signedOut = new BehaviorSubject(false);
-  const stream = openChangeStream({ url: `${base}/api/sync/stream`, fetch: http });
+  // Only the leading tab replicates (RxDB leader election), so only it listens to the stream.
+  const waitForLeadership = options.waitForLeadership ?? true;
+  const leader = new BehaviorSubject(!waitForLeadership);
+  let stream: ReturnType<typeof openChangeStream> | null = null;
+  const streamOpen = new BehaviorSubject(false);
+  const openStream = () => {
+    stream = openChangeStream({ url: `${base}/api/sync/stream`, fetch: http });
+    stream.states.subscribe((s) => streamOpen.next(s === 'open'));
+    stream.signals.subscribe((signal) => {
+      for (const [name, trigger] of triggers) {
+        if (signal.kind === 'resync' || signal.collection === name) trigger.next('RESYNC');
+      }
+    });
+  };
   const triggers = new Map<CollectionName, Subject<RxReplicationPullStreamItem<Doc, Checkpoint>>>();
 
   const request = async (path: string, init?: RequestInit) => {
@@ -51,7 +75,10 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
   const states = options.collections.map((name) => {
     const collection = db.collectionOf(name);
     const wireSchema = withDeleted(replicatedCollections[name].schema);
-    const pullSchema = z.object({ documents: z.array(wireSchema), checkpoint: checkpointSchema.nullable() });
+    const pullSchema = z.object({
+      documents: z.array(wireSchema),
+      checkpoint: checkpointSchema.nullable(),
+    });
     const refused = db.refusedIds(name);
     const trigger = new Subject<RxReplicationPullStreamItem<Doc, Checkpoint>>();
     triggers.set(name, trigger);
@@ -62,7 +89,8 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(rows),
       });
-      if (response.status === 422) return setAside(rows, pushRejectionSchema.parse(await response.json()).errors);
+      if (response.status === 422)
+        return setAside(rows, pushRejectionSchema.parse(await response.json()).errors);
       if (!response.ok) throw new SyncHttpError(response.status);
       const conflicts = z.array(wireSchema).parse(await response.json()) as WithDeleted<Doc>[];
       return conflicts;
@@ -73,7 +101,8 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
     const setAside = async (rows: Row[], errors: Array<{ id: string; message: string }>) => {
       const reasons = new Map(errors.map((e) => [e.id, e.message]));
       const unreadable = errors.find((e) => !rows.some((r) => r.newDocumentState.id === e.id));
-      const isRefused = (row: Row) => reasons.has(row.newDocumentState.id) || unreadable !== undefined;
+      const isRefused = (row: Row) =>
+        reasons.has(row.newDocumentState.id) || unreadable !== undefined;
       const now = new Date().toISOString();
       for (const row of rows.filter(isRefused)) {
         const id = row.newDocumentState.id;
@@ -90,9 +119,13 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
       }
       const rest = rows.filter((row) => !isRefused(row));
       const restConflicts = rest.length ? await push(rest) : [];
-      const resets = rows
-        .filter(isRefused)
-        .map((row) => (row.assumedMasterState ?? { ...row.newDocumentState, _deleted: true }) as WithDeleted<Doc>);
+      const resets = rows.filter(isRefused).map(
+        (row) =>
+          (row.assumedMasterState ?? {
+            ...row.newDocumentState,
+            _deleted: true,
+          }) as WithDeleted<Doc>,
+      );
       return [...restConflicts, ...resets];
     };
 
@@ -101,7 +134,7 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
       collection,
       live: true,
       retryTime: options.retryTime ?? 5000,
-      waitForLeadership: options.waitForLeadership ?? true,
+      waitForLeadership,
       autoStart: true,
       pull: {
         batchSize: 200,
@@ -112,10 +145,15 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
             query.set('id', checkpoint.id);
             query.set('lsn', String(checkpoint.lsn));
           }
-          const response = await request(`/api/sync/${name}/pull?${query}`, { headers: { accept: 'application/json' } });
+          const response = await request(`/api/sync/${name}/pull?${query}`, {
+            headers: { accept: 'application/json' },
+          });
           if (!response.ok) throw new SyncHttpError(response.status);
           const body = pullSchema.parse(await response.json());
-          return { documents: body.documents as WithDeleted<Doc>[], checkpoint: body.checkpoint ?? checkpoint };
+          return {
+            documents: body.documents as WithDeleted<Doc>[],
+            checkpoint: body.checkpoint ?? checkpoint,
+          };
         },
       },
       push: { batchSize: 100, handler: push },
@@ -124,21 +162,40 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
     return [name, state] as const;
   });
 
-  stream.signals.subscribe((signal) => {
-    for (const [name, trigger] of triggers) {
-      if (signal.kind === 'resync' || signal.collection === name) trigger.next('RESYNC');
-    }
-  });
+  let stopped = false;
+  if (waitForLeadership) {
+    void db.rx.waitForLeadership().then(() => {
+      if (stopped) return;
+      leader.next(true);
+      openStream();
+    });
+  } else openStream();
 
   const replications = new Map<CollectionName, RxReplicationState<Doc, Checkpoint>>(states);
-  const streamOpen = new BehaviorSubject(false);
-  stream.states.subscribe((s) => streamOpen.next(s === 'open'));
-  const active$: Observable<boolean> = combineLatest([...replications.values()].map((s) => s.active$)).pipe(
-    map((flags) => flags.some(Boolean)),
-  );
-  const status$: Observable<SyncStatus> = combineLatest([active$, streamOpen, pending.count$, signedOut]).pipe(
-    map(([active, open, count, out]) => ({
-      state: out ? 'signed-out' : !open && !(options.isOnline?.() ?? true) ? 'offline' : active ? 'syncing' : open ? 'online' : 'offline',
+  const active$: Observable<boolean> = combineLatest(
+    [...replications.values()].map((s) => s.active$),
+  ).pipe(map((flags) => flags.some(Boolean)));
+  const online$ = options.online$ ?? new BehaviorSubject(true);
+  const status$: Observable<SyncStatus> = combineLatest([
+    active$,
+    streamOpen,
+    pending.count$,
+    signedOut,
+    leader,
+    online$,
+  ]).pipe(
+    map(([active, open, count, out, leading, online]) => ({
+      state: !leading
+        ? 'standby'
+        : out
+          ? 'signed-out'
+          : !online
+            ? 'offline'
+            : active
+              ? 'syncing'
+              : open
+                ? 'online'
+                : 'offline',
       pending: count,
     })),
   );
@@ -148,14 +205,15 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
     pending,
     status$,
     reconnect: () => {
-      stream.reconnect();
+      stream?.reconnect();
       for (const state of replications.values()) state.reSync();
     },
     awaitInSync: async () => {
       await Promise.all([...replications.values()].map((s) => s.awaitInSync()));
     },
     stop: async () => {
-      stream.close();
+      stopped = true;
+      stream?.close();
       await Promise.all([...replications.values()].map((s) => s.cancel()));
     },
   };

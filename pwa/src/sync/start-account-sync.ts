@@ -1,5 +1,10 @@
+import { fromEvent, map, merge, startWith } from 'rxjs';
 import { collectionsFor, type Viewer } from '@platform/schema/sync/access.rules';
-import { openAccountDatabase, removeAccountDatabase, type AccountDatabase } from '../db/database.ts';
+import {
+  openAccountDatabase,
+  removeAccountDatabase,
+  type AccountDatabase,
+} from '../db/database.ts';
 import { startSync, type SyncEngine } from './replication.ts';
 
 export type AccountSync = { db: AccountDatabase; engine: SyncEngine; stop: () => Promise<void> };
@@ -10,7 +15,11 @@ export type AccountSync = { db: AccountDatabase; engine: SyncEngine; stop: () =>
  */
 export async function startAccountSync(accountId: string, viewer: Viewer): Promise<AccountSync> {
   const db = await openAccountDatabase(accountId);
-  const engine = startSync(db, { collections: collectionsFor(viewer), isOnline: () => navigator.onLine });
+  const online$ = merge(fromEvent(window, 'online'), fromEvent(window, 'offline')).pipe(
+    map(() => navigator.onLine),
+    startWith(navigator.onLine),
+  );
+  const engine = startSync(db, { collections: collectionsFor(viewer), online$ });
   const reconnect = () => engine.reconnect();
   window.addEventListener('online', reconnect);
   return {
@@ -24,7 +33,7 @@ export async function startAccountSync(accountId: string, viewer: Viewer): Promi
   };
 }
 
-/** Signing out: the account's local data leaves the device. */
+/** Signing out: the account's local data leaves the device (its database must be closed). */
 export async function forgetAccountData(accountId: string): Promise<void> {
   await removeAccountDatabase(accountId);
 }
