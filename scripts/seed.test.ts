@@ -19,5 +19,7 @@ describe.each(testDatabaseKinds)('seedDemo on %s', (kind) => {
     const count = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from users`);
     const rows = Array.isArray(count) ? count : (count as { rows: Array<{ n: number }> }).rows;
     expect(rows[0]?.n).toBe(6);
+    const roster = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from roster_items`);
+    expect((Array.isArray(roster) ? roster : (roster as { rows: Array<{ n: number }> }).rows)[0]?.n).toBe(2);
   });
 });

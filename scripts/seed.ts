@@ -1,16 +1,28 @@
 import { hash } from '@node-rs/argon2';
 import { eq } from 'drizzle-orm';
 import { claims, timeTrackingClaims } from '@platform/schema/organizations/claims';
-import { guardianLinks, memberships, organizations, users } from '@platform/schema/db';
+import { guardianLinks, memberships, organizations, rosterItems, users } from '@platform/schema/db';
 import type { Db } from '../sync-server/src/db/open-database.ts';
 
 export const DEMO_PASSWORD = 'demo-pass-2026';
 
 export const demoLogins = {
-  owner: { email: 'owner@zipper.demo', name: 'Olivia Owner', note: 'every claim of Zipper Fitness' },
+  owner: {
+    email: 'owner@zipper.demo',
+    name: 'Olivia Owner',
+    note: 'every claim of Zipper Fitness',
+  },
   staff: { email: 'staff@zipper.demo', name: 'Sam Staff', note: 'time tracking only' },
-  parent: { email: 'parent@zipper.demo', name: 'Pat Parent', note: 'customer with a child account (Casey)' },
-  jobber: { email: 'owner@jobber.demo', name: 'Jordan Jobber', note: 'owner on the Jobber platform' },
+  parent: {
+    email: 'parent@zipper.demo',
+    name: 'Pat Parent',
+    note: 'customer with a child account (Casey)',
+  },
+  jobber: {
+    email: 'owner@jobber.demo',
+    name: 'Jordan Jobber',
+    note: 'owner on the Jobber platform',
+  },
   admin: { email: 'admin@platform.demo', name: 'Ada Admin', note: 'platform admin' },
 } as const;
 
@@ -29,11 +41,19 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
   const seed = await db.transaction(async (tx) => {
     const [zipper] = await tx
       .insert(organizations)
-      .values({ label: 'Zipper Fitness', platform: 'zipper', attributes: { coachingBusinessName: 'Zipper Fitness', timezone: 'America/New_York' } })
+      .values({
+        label: 'Zipper Fitness',
+        platform: 'zipper',
+        attributes: { coachingBusinessName: 'Zipper Fitness', timezone: 'America/New_York' },
+      })
       .returning();
     const [jobber] = await tx
       .insert(organizations)
-      .values({ label: 'Jobber Lawn & Fitness', platform: 'jobber', attributes: { coachingBusinessName: 'Jobber Lawn & Fitness', timezone: 'America/Chicago' } })
+      .values({
+        label: 'Jobber Lawn & Fitness',
+        platform: 'jobber',
+        attributes: { coachingBusinessName: 'Jobber Lawn & Fitness', timezone: 'America/Chicago' },
+      })
       .returning();
     if (!zipper || !jobber) throw new Error('seed: organisations not created');
 
@@ -41,7 +61,13 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
       const [first = '', last = ''] = demoLogins[key].name.split(' ');
       const [row] = await tx
         .insert(users)
-        .values({ email: demoLogins[key].email, passwordHash, firstName: first, lastName: last, role })
+        .values({
+          email: demoLogins[key].email,
+          passwordHash,
+          firstName: first,
+          lastName: last,
+          role,
+        })
         .returning({ id: users.id });
       if (!row) throw new Error(`seed: ${key} not created`);
       return row.id;
@@ -51,17 +77,50 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
     const parent = await person('parent');
     const jobberOwner = await person('jobber');
     const admin = await person('admin', 'admin');
-    const [child] = await tx.insert(users).values({ firstName: 'Casey', lastName: 'Parent' }).returning({ id: users.id });
+    const [child] = await tx
+      .insert(users)
+      .values({ firstName: 'Casey', lastName: 'Parent' })
+      .returning({ id: users.id });
     if (!child) throw new Error('seed: child not created');
 
     await tx.insert(memberships).values([
       { orgId: zipper.id, userId: owner, kind: 'staff', claims: [...claims] },
-      { orgId: zipper.id, userId: staff, kind: 'staff', claims: [...timeTrackingClaims.slice(0, 1)] },
+      {
+        orgId: zipper.id,
+        userId: staff,
+        kind: 'staff',
+        claims: [...timeTrackingClaims.slice(0, 1)],
+      },
       { orgId: zipper.id, userId: parent, kind: 'customer' },
       { orgId: zipper.id, userId: child.id, kind: 'customer' },
       { orgId: jobber.id, userId: jobberOwner, kind: 'staff', claims: [...claims] },
     ]);
-    await tx.insert(guardianLinks).values({ guardianUserId: parent, childUserId: child.id, orgId: zipper.id });
+    await tx
+      .insert(guardianLinks)
+      .values({ guardianUserId: parent, childUserId: child.id, orgId: zipper.id });
+    // The family is on Zipper's customer list (the roster replicates to the front desk).
+    const now = new Date();
+    await tx.insert(rosterItems).values([
+      {
+        orgId: zipper.id,
+        userId: parent,
+        firstName: 'Pat',
+        lastName: 'Parent',
+        email: demoLogins.parent.email,
+        phone: '555-0142',
+        tags: ['family'],
+        updatedAt: now,
+      },
+      {
+        orgId: zipper.id,
+        userId: child.id,
+        firstName: 'Casey',
+        lastName: 'Parent',
+        email: null,
+        tags: ['kids-class'],
+        updatedAt: now,
+      },
+    ]);
     return {
       zipperOrgId: zipper.id,
       jobberOrgId: jobber.id,
@@ -72,11 +131,20 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
 }
 
 async function readSeed(db: Db): Promise<DemoSeed> {
-  const idOf = async (email: string) => (await db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]?.id ?? '';
+  const idOf = async (email: string) =>
+    (await db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]?.id ?? '';
   const orgId = async (label: string) =>
-    (await db.select({ id: organizations.id }).from(organizations).where(eq(organizations.label, label)))[0]?.id ?? '';
+    (
+      await db
+        .select({ id: organizations.id })
+        .from(organizations)
+        .where(eq(organizations.label, label))
+    )[0]?.id ?? '';
   const parent = await idOf(demoLogins.parent.email);
-  const [link] = await db.select().from(guardianLinks).where(eq(guardianLinks.guardianUserId, parent));
+  const [link] = await db
+    .select()
+    .from(guardianLinks)
+    .where(eq(guardianLinks.guardianUserId, parent));
   return {
     zipperOrgId: await orgId('Zipper Fitness'),
     jobberOrgId: await orgId('Jobber Lawn & Fitness'),
@@ -92,6 +160,10 @@ async function readSeed(db: Db): Promise<DemoSeed> {
 }
 
 export function printDemoLogins(url: string): void {
-  const lines = Object.values(demoLogins).map((l) => `  ${l.email.padEnd(22)} ${DEMO_PASSWORD}   (${l.name}: ${l.note})`);
-  console.log(`\n  Coaching Platform is running at ${url}\n\n  Demo logins (all share one password):\n${lines.join('\n')}\n  Development mailbox: ${url}/dev/mailbox\n`);
+  const lines = Object.values(demoLogins).map(
+    (l) => `  ${l.email.padEnd(22)} ${DEMO_PASSWORD}   (${l.name}: ${l.note})`,
+  );
+  console.log(
+    `\n  Coaching Platform is running at ${url}\n\n  Demo logins (all share one password):\n${lines.join('\n')}\n  Development mailbox: ${url}/dev/mailbox\n`,
+  );
 }
