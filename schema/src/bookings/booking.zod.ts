@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { documentIdSchema } from '../sync/ids.ts';
 import { isoTimeSchema } from '../sync/iso-time.ts';
 
 export const bookingStatuses = ['booked', 'cancelled', 'attended', 'no-show'] as const;
 
 /** A replicated booking (issue 4 wire contract; the calendar issue adds the rest). */
 export const bookingDocSchema = z.object({
-  id: z.uuid(),
+  id: documentIdSchema,
   orgId: z.uuid(),
   customerUserId: z.uuid(),
   occurrenceId: z.string().min(1).max(100),

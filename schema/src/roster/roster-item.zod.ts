@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { documentIdSchema } from '../sync/ids.ts';
 import { isoTimeSchema } from '../sync/iso-time.ts';
 
 /** spec §3 Roster (CRM) item, as replicated (issue 4 wire contract). */
 export const rosterItemDocSchema = z.object({
-  id: z.uuid(),
+  id: documentIdSchema,
   orgId: z.uuid(),
   athlete: z.object({
     id: z.uuid(),

@@ -34,8 +34,9 @@ export async function upsertBookings(tx: Tx, docs: Array<WireDoc<BookingDoc>>): 
         deleted: doc._deleted,
       })),
     )
+    // A document never changes organisation: org_id is not among the columns an update sets.
     .onConflictDoUpdate({
       target: bookings.id,
-      set: excludedSet(bookings, ['orgId', 'customerUserId', 'occurrenceId', 'status', 'updatedAt', 'deleted']),
+      set: excludedSet(bookings, ['customerUserId', 'occurrenceId', 'status', 'updatedAt', 'deleted']),
     });
 }

@@ -43,8 +43,9 @@ export async function upsertRosterItems(tx: Tx, docs: Array<WireDoc<RosterItemDo
         deleted: doc._deleted,
       })),
     )
+    // A document never changes organisation: org_id is not among the columns an update sets.
     .onConflictDoUpdate({
       target: rosterItems.id,
-      set: excludedSet(rosterItems, ['orgId', 'userId', 'firstName', 'lastName', 'email', 'phone', 'tags', 'updatedAt', 'deleted']),
+      set: excludedSet(rosterItems, ['userId', 'firstName', 'lastName', 'email', 'phone', 'tags', 'updatedAt', 'deleted']),
     });
 }

@@ -61,15 +61,17 @@ export async function pushChanges(db: Db, collection: AnyReplicatedCollection, a
         sql`, `,
       )}]::text[]) as id`,
     );
+    // Keyed by the lower-case id, as PostgreSQL matches UUIDs whatever their case (ids are
+    // already refused unless lower-case; this keeps a master from ever being missed).
     const masters = new Map<string, Doc>();
     for (const row of await tx.select().from(collection.table).where(inArray(collection.table.id, ids))) {
       const doc = collection.toDoc(row) as Doc;
-      masters.set(doc.id, doc);
+      masters.set(doc.id.toLowerCase(), doc);
     }
     const conflicts: Doc[] = [];
     const changes: Array<Change<{ id: string; orgId: string }>> = [];
     for (const { next, assumed } of parsed) {
-      const master = masters.get(next.id) ?? null;
+      const master = masters.get(next.id.toLowerCase()) ?? null;
       if (master && accessProblem(collection, scope, master)) errors.push({ id: next.id, message: notYours });
       else if (master && (assumed === null || !isDeepStrictEqual(normalise(wireSchema, assumed), master))) conflicts.push(master);
       else changes.push({ next, master });

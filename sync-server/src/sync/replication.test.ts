@@ -109,6 +109,16 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
     expect(JSON.stringify(res.json())).not.toContain(b.manager.id);
   });
 
+  it('cannot take another organisation’s document by writing its id in upper case', async () => {
+    const theirs = timeEntry(b.org.id, b.manager.id);
+    await pushNew(b.manager, 'time-entries', [theirs]);
+    const hijack = { ...theirs, id: theirs.id.toUpperCase(), orgId: a.org.id, userId: a.manager.id };
+    const res = await push(a.manager, 'time-entries', [{ assumedMasterState: null, newDocumentState: hijack }]);
+    expect(res.statusCode).toBe(422);
+    const [row] = await t.db.select().from(timeEntries).where(eq(timeEntries.id, theirs.id));
+    expect(row?.orgId).toBe(b.org.id);
+  });
+
   it('lets a staff member with only their own claim see and write only their own entries', async () => {
     const mine = timeEntry(a.org.id, a.staff.id, { startTime: '2026-11-22T08:00:00.000Z' });
     expect((await pushNew(a.staff, 'time-entries', [mine])).json()).toEqual([]);
