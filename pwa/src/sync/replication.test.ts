@@ -1,9 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { firstValueFrom, filter } from 'rxjs';
-import type { FastifyInstance } from 'fastify';
 import { timeEntryMessages } from '@platform/schema/time-tracking/time-entry.rules';
-import { createTestApp } from '../../../sync-server/src/testing/test-app.ts';
+import { createTestApp, listenOnLoopback } from '../../../sync-server/src/testing/test-app.ts';
 import {
   seedSyncOrg,
   timeEntry,
@@ -79,9 +78,7 @@ describe('RxDB replication against the real server', () => {
   beforeAll(async () => {
     t = await createTestApp(process.env.DATABASE_URL ? 'postgres' : 'pglite');
     org = await seedSyncOrg(t.app, t.db);
-    const app: FastifyInstance = t.app;
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+    base = await listenOnLoopback(t.app);
   });
   afterAll(() => t.close());
 

@@ -3,16 +3,9 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { openDatabase, type Database } from '../db/open-database.ts';
-import { createTestApp } from '../testing/test-app.ts';
+import { createTestApp, listenOnLoopback } from '../testing/test-app.ts';
 import { seedSyncOrg, timeEntry } from '../testing/sync-fixtures.ts';
 import { changeOf, openSse } from '../testing/sse-client.ts';
-
-async function listen(app: FastifyInstance) {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return `http://127.0.0.1:${address.port}`;
-}
 
 // A latency bound: runs in the serial step, because another test file's open transaction
 // (xids are cluster-wide) would hold back the hub's visibility bound and make it lie.
@@ -37,7 +30,7 @@ describe.runIf(process.env.DATABASE_URL)('two servers on one PostgreSQL', () => 
   });
 
   it('carries a write on one server to a live client of the other within a second', async () => {
-    const base = await listen(second);
+    const base = await listenOnLoopback(second);
     const stream = await openSse(`${base}/api/sync/stream`, org.manager.jar.headers() as Record<string, string>);
     try {
       await stream.next((e) => e.event === 'resync');

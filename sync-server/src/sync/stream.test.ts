@@ -1,16 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { FastifyInstance } from 'fastify';
-import { createTestApp } from '../testing/test-app.ts';
+import { createTestApp, listenOnLoopback } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import { booking, seedSyncOrg, timeEntry, type Person } from '../testing/sync-fixtures.ts';
 import { changeOf, openSse } from '../testing/sse-client.ts';
-
-async function listen(app: FastifyInstance) {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return `http://127.0.0.1:${address.port}`;
-}
 
 describe.each(testDatabaseKinds)('the live stream on %s', (kind) => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -29,7 +21,7 @@ describe.each(testDatabaseKinds)('the live stream on %s', (kind) => {
     t = await createTestApp(kind);
     a = await seedSyncOrg(t.app, t.db);
     b = await seedSyncOrg(t.app, t.db);
-    base = await listen(t.app);
+    base = await listenOnLoopback(t.app);
   });
   afterAll(() => t.close());
 

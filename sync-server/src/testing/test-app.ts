@@ -1,3 +1,4 @@
+import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../config.ts';
 import { buildApp } from '../app.ts';
 import { createTestDatabase } from './test-database.ts';
@@ -34,4 +35,12 @@ export async function createTestApp(
       await database.close();
     },
   };
+}
+
+/** Listens on a free loopback port (for tests that need real HTTP: streams, other processes). */
+export async function listenOnLoopback(app: FastifyInstance): Promise<string> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  if (!address || typeof address === 'string') throw new Error('the app is not listening on a port');
+  return `http://127.0.0.1:${address.port}`;
 }

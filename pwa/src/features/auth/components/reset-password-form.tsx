@@ -3,7 +3,6 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { passwordResetMessages } from '@platform/schema/auth/auth.messages';
-import { PASSWORD_MIN_LENGTH } from '@platform/schema/app/constants';
 import {
   resetPasswordFormSchema,
   type ResetPasswordForm as ResetPasswordValues,
@@ -13,7 +12,7 @@ import { requestErrorMessage } from '../api/request-error-message.ts';
 import { resetPassword } from '../api/reset-password.ts';
 import { FormAlert } from './form-alert.tsx';
 import { SubmitButton } from './submit-button.tsx';
-import { TextField } from './text-field.tsx';
+import { NewPasswordFields } from './new-password-fields.tsx';
 
 type Outcome = 'done' | 'invalid-token' | { error: string };
 
@@ -54,22 +53,11 @@ export function ResetPasswordForm({ token }: { token: string }) {
   return (
     <form className="auth-form" noValidate onSubmit={(event) => void onSubmit(event)}>
       {outcome && <FormAlert>{outcome.error}</FormAlert>}
-      <TextField
+      <NewPasswordFields
         label="New password"
-        type="password"
-        autoComplete="new-password"
-        required
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-        error={errors.password?.message}
-        {...form.register('password')}
-      />
-      <TextField
-        label="Confirm password"
-        type="password"
-        autoComplete="new-password"
-        required
-        error={errors.confirmPassword?.message}
-        {...form.register('confirmPassword')}
+        password={form.register('password')}
+        confirm={form.register('confirmPassword')}
+        errors={{ password: errors.password?.message, confirm: errors.confirmPassword?.message }}
       />
       <SubmitButton
         state={saving ? 'loading' : 'idle'}

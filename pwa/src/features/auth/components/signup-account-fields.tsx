@@ -1,7 +1,7 @@
 import type { UseFormReturn } from 'react-hook-form';
 import type { SignupFormInput, SignupFormOutput } from '@platform/schema/auth/signup-form.rules';
-import { PASSWORD_MIN_LENGTH } from '@platform/schema/app/constants';
 import { trimmedRegister } from '../hooks/trimmed-register.ts';
+import { NewPasswordFields } from './new-password-fields.tsx';
 import { TextField } from './text-field.tsx';
 
 type SignupAccountFieldsProps = {
@@ -29,22 +29,11 @@ export function SignupAccountFields({ form, emailReadOnly }: SignupAccountFields
         {...register('email')}
       />
       {/* Passwords are not trimmed: a space may be part of someone's password. */}
-      <TextField
+      <NewPasswordFields
         label="Password"
-        type="password"
-        autoComplete="new-password"
-        required
-        hint={`At least ${PASSWORD_MIN_LENGTH} characters.`}
-        error={errors.password?.message}
-        {...form.register('password')}
-      />
-      <TextField
-        label="Confirm password"
-        type="password"
-        autoComplete="new-password"
-        required
-        error={errors.confirmPassword?.message}
-        {...form.register('confirmPassword')}
+        password={form.register('password')}
+        confirm={form.register('confirmPassword')}
+        errors={{ password: errors.password?.message, confirm: errors.confirmPassword?.message }}
       />
       <div className="auth-form__row">
         <TextField
