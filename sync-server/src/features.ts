@@ -3,6 +3,7 @@ import { authRoutes, type AuthRoutesOptions } from './auth/routes.ts';
 import { devToolsRoutes } from './dev-tools/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
+import { timeTrackingRoutes } from './time-tracking/routes.ts';
 
 export type FeatureOptions = AuthRoutesOptions;
 
@@ -12,4 +13,5 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(organizationRoutes);
   await app.register(devToolsRoutes);
   await app.register(syncRoutes);
+  await app.register(timeTrackingRoutes);
 }

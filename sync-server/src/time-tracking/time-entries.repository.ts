@@ -1,6 +1,7 @@
+import { and, desc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { timeEntries } from '@platform/schema/db';
 import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod';
-import type { Tx } from '../db/open-database.ts';
+import type { Db, Tx } from '../db/open-database.ts';
 import { excludedSet } from '../db/upsert.ts';
 import type { WireDoc } from '../sync/collection-definition.ts';
 
@@ -36,8 +37,54 @@ export async function upsertTimeEntries(tx: Tx, docs: Array<WireDoc<TimeEntryDoc
         deleted: doc._deleted,
       })),
     )
+    // A document never changes organisation: org_id is not among the columns an update sets.
     .onConflictDoUpdate({
       target: timeEntries.id,
-      set: excludedSet(timeEntries, ['orgId', 'userId', 'startTime', 'endTime', 'breakIntervals', 'updatedAt', 'deleted']),
+      set: excludedSet(timeEntries, ['userId', 'startTime', 'endTime', 'breakIntervals', 'updatedAt', 'deleted']),
     });
+}
+
+/**
+ * Transaction-level advisory locks on `keys`, in the given order. A time entry's id is the key
+ * push.ts locks (same hash), so API writes and replication pushes of one entry take turns.
+ */
+export async function lockKeys(tx: Tx, keys: string[]): Promise<void> {
+  for (const key of keys) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}::text, 0))`);
+}
+
+export async function findTimeEntry(tx: Tx, id: string): Promise<WireDoc<TimeEntryDoc> | null> {
+  const [row] = await tx.select().from(timeEntries).where(eq(timeEntries.id, id));
+  return row ? timeEntryToDoc(row) : null;
+}
+
+/**
+ * All a person's clock state depends on, in one row: their running entry (the latest started,
+ * should two devices have left two) or else their latest entry.
+ */
+export async function findClockEntries(db: Db | Tx, orgId: string, userId: string): Promise<Array<WireDoc<TimeEntryDoc>>> {
+  const rows = await db
+    .select()
+    .from(timeEntries)
+    .where(and(eq(timeEntries.orgId, orgId), eq(timeEntries.userId, userId), eq(timeEntries.deleted, false)))
+    .orderBy(sql`${timeEntries.endTime} is null desc`, desc(timeEntries.startTime))
+    .limit(1);
+  return rows.map(timeEntryToDoc);
+}
+
+/** Live entries overlapping [from, to), newest first; `userId` null means everyone in the organisation. */
+export async function listTimeEntries(
+  db: Db,
+  query: { orgId: string; userId: string | null; from?: string | undefined; to?: string | undefined },
+): Promise<Array<WireDoc<TimeEntryDoc>>> {
+  const conditions: SQL[] = [eq(timeEntries.orgId, query.orgId), eq(timeEntries.deleted, false)];
+  if (query.userId) conditions.push(eq(timeEntries.userId, query.userId));
+  if (query.to) conditions.push(lt(timeEntries.startTime, new Date(query.to)));
+  const runningAfter = query.from ? or(isNull(timeEntries.endTime), gt(timeEntries.endTime, new Date(query.from))) : undefined;
+  if (runningAfter) conditions.push(runningAfter);
+  const rows = await db
+    .select()
+    .from(timeEntries)
+    .where(and(...conditions))
+    .orderBy(desc(timeEntries.startTime), desc(timeEntries.id));
+  return rows.map(timeEntryToDoc);
 }
