@@ -1,7 +1,13 @@
-import { addRxPlugin, createRxDatabase, removeRxDatabase, type RxCollection, type RxDatabase } from 'rxdb/plugins/core';
+import {
+  addRxPlugin,
+  createRxDatabase,
+  type RxCollection,
+  type RxDatabase,
+} from 'rxdb/plugins/core';
 import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
+import { accessTo, type Viewer } from '@platform/schema/sync/access.rules';
 import { collectionNames, type CollectionName } from '@platform/schema/sync/collections';
 import { conflictHandlerFor } from '../sync/conflict-handlers.ts';
 import { localNameOf, rejectionsSchema, rxSchemaOf, type Rejection } from './rx-schema.ts';
@@ -21,20 +27,42 @@ export type AccountDatabase = {
 };
 
 /** Where IndexedDB comes from: the browser's, or fake-indexeddb under tests. */
-export type StorageOptions = { indexedDB?: IDBFactory; IDBKeyRange?: typeof IDBKeyRange; multiInstance?: boolean };
+export type StorageOptions = {
+  indexedDB?: IDBFactory;
+  IDBKeyRange?: typeof IDBKeyRange;
+  multiInstance?: boolean;
+};
 
-const databaseName = (accountId: string) => `account_${accountId.replace(/[^a-z0-9]/gi, '').toLowerCase()}`;
+const compact = (id: string) => id.replace(/[^a-z0-9]/gi, '').toLowerCase();
+const userPrefix = (userId: string) => `account_${compact(userId)}`;
+
+/**
+ * One local database per account *and scope*: the organisation, the view and how far each
+ * collection reaches for this viewer. Checkpoints and documents belong to a scope — reusing
+ * them after switching organisation or view would skip rows and keep another tenant's data.
+ */
+export function scopedDatabaseName(userId: string, viewer: Viewer): string {
+  const reach = collectionNames.map((name) => accessTo(name, viewer)?.reach[0] ?? 'x').join('');
+  return `${userPrefix(userId)}_${viewer.orgId ? compact(viewer.orgId) : 'none'}_${viewer.view[0]}${reach}`;
+}
 const storage = (options: StorageOptions) =>
-  getRxStorageDexie(options.indexedDB && options.IDBKeyRange ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange } : {});
+  getRxStorageDexie(
+    options.indexedDB && options.IDBKeyRange
+      ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
+      : {},
+  );
 
 /**
  * One local database per signed-in account (a guardian switched into a child gets the child's
  * data). Local schema versions come from schema/; a shape change bumps the version there and
  * adds its migration strategy here.
  */
-export async function openAccountDatabase(accountId: string, options: StorageOptions = {}): Promise<AccountDatabase> {
+export async function openAccountDatabase(
+  name: string,
+  options: StorageOptions = {},
+): Promise<AccountDatabase> {
   const db = await createRxDatabase<Record<string, RxCollection>>({
-    name: databaseName(accountId),
+    name,
     storage: storage(options),
     multiInstance: options.multiInstance ?? true,
     eventReduce: true,
@@ -45,7 +73,11 @@ export async function openAccountDatabase(accountId: string, options: StorageOpt
     ...Object.fromEntries(
       collectionNames.map((name) => [
         localNameOf(name),
-        { schema: rxSchemaOf(name), migrationStrategies: {}, conflictHandler: conflictHandlerFor(name, refused.get(name) ?? new Set()) },
+        {
+          schema: rxSchemaOf(name),
+          migrationStrategies: {},
+          conflictHandler: conflictHandlerFor(name, refused.get(name) ?? new Set()),
+        },
       ]),
     ),
     rejections: { schema: rejectionsSchema },
@@ -54,32 +86,44 @@ export async function openAccountDatabase(accountId: string, options: StorageOpt
     rx: db,
     name: db.name,
     close: () => db.close(),
-    collectionOf: (name: CollectionName) => db.collections[localNameOf(name)] as unknown as RxCollection<Doc>,
+    collectionOf: (name: CollectionName) =>
+      db.collections[localNameOf(name)] as unknown as RxCollection<Doc>,
     rejections: db.collections.rejections as unknown as RxCollection<Rejection>,
     refusedIds: (name: CollectionName) => refused.get(name) ?? new Set<string>(),
   };
 }
 
 /**
- * Signing out: the account's local data leaves the device. RxDB's removal empties the
- * collections but leaves Dexie's IndexedDB databases (named after the account) in place; on a
- * shared family tablet or front-desk kiosk not even that should remain, so they are deleted too.
+ * Signing out: every local database of the account (all its scopes) leaves the device, and so
+ * do its counts of unsent changes. The databases are deleted at the IndexedDB level — RxDB's
+ * own removal empties collections but leaves Dexie's databases, named after the account, in
+ * place. Close the open database first; a database still open in another tab goes when that
+ * tab closes (deletion never hangs sign-out).
  */
-export async function removeAccountDatabase(accountId: string, options: StorageOptions = {}): Promise<void> {
-  const name = databaseName(accountId);
-  await removeRxDatabase(name, storage(options));
+export async function removeAccountDatabases(
+  userId: string,
+  options: StorageOptions = {},
+): Promise<void> {
+  const prefix = userPrefix(userId);
   const factory = options.indexedDB ?? globalThis.indexedDB;
-  const leftovers = (await factory.databases()).map((d) => d.name ?? '').filter((n) => n.includes(name));
+  const names = (await factory.databases())
+    .map((d) => d.name ?? '')
+    .filter((n) => n.includes(prefix));
   await Promise.all(
-    leftovers.map(
-      (leftover) =>
+    names.map(
+      (name) =>
         new Promise<void>((resolve, reject) => {
-          const request = factory.deleteDatabase(leftover);
+          const request = factory.deleteDatabase(name);
           request.onsuccess = () => resolve();
-          request.onerror = () => reject(request.error ?? new Error(`could not delete ${leftover}`));
-          // Another tab still has it open: it goes once that tab closes; do not hang sign-out.
+          request.onerror = () => reject(request.error ?? new Error(`could not delete ${name}`));
           request.onblocked = () => resolve();
         }),
     ),
   );
+  try {
+    for (const key of Object.keys(globalThis.localStorage ?? {}))
+      if (key.includes(prefix)) globalThis.localStorage.removeItem(key);
+  } catch {
+    // No localStorage (tests) or it is unavailable: nothing was kept there.
+  }
 }

@@ -26,7 +26,9 @@ function stripValidationOnly(node: unknown): unknown {
  */
 export function rxSchemaOf(name: CollectionName): RxJsonSchema<Record<string, unknown>> {
   const definition = replicatedCollections[name];
-  const json = stripValidationOnly(z.toJSONSchema(definition.schema, { target: 'draft-7', io: 'output' })) as JsonSchema & {
+  const json = stripValidationOnly(
+    z.toJSONSchema(definition.schema, { target: 'draft-7', io: 'output' }),
+  ) as JsonSchema & {
     properties: Record<string, JsonSchema>;
     required: string[];
   };

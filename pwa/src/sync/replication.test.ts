@@ -10,7 +10,8 @@ import {
 } from '../../../sync-server/src/testing/sync-fixtures.ts';
 import {
   openAccountDatabase,
-  removeAccountDatabase,
+  removeAccountDatabases,
+  scopedDatabaseName,
   type AccountDatabase,
 } from '../db/database.ts';
 import { saveDocument } from './local-writes.ts';
@@ -196,17 +197,22 @@ describe('RxDB replication against the real server', () => {
     expect(phone.cookies.get('access_token')).toBeTruthy();
   });
 
-  it('clears the account’s data from the device on sign-out', async () => {
-    const db = await openAccountDatabase(`${org.staff.id}gone`, { multiInstance: false });
-    await db
-      .collectionOf('time-entries')
-      .insert({ ...timeEntry(org.org.id, org.staff.id), _deleted: undefined });
-    await db.close();
-    await removeAccountDatabase(`${org.staff.id}gone`);
-    const leftovers = (await indexedDB.databases()).filter((d) => d.name?.includes(org.staff.id.replace(/-/g, '')));
-    expect(leftovers.map((d) => d.name).filter((n) => n?.includes('gone'))).toEqual([]);
-    const again = await openAccountDatabase(`${org.staff.id}gone`, { multiInstance: false });
-    expect(await again.collectionOf('time-entries').count().exec()).toBe(0);
-    await again.close();
+  it('keeps each scope in its own database and removes them all on sign-out', async () => {
+    const inOrg = { view: 'org' as const, orgId: org.org.id, claims: ['manage-own-time-tracking'] };
+    const asCustomer = { view: 'customer' as const, orgId: org.org.id, claims: [] };
+    const widened = { ...inOrg, claims: ['manage-others-time-tracking'] };
+    expect(new Set([inOrg, asCustomer, widened].map((v) => scopedDatabaseName(org.staff.id, v))).size).toBe(3);
+
+    const first = await openAccountDatabase(scopedDatabaseName(org.staff.id, inOrg), { multiInstance: false });
+    await first.collectionOf('time-entries').insert({ ...timeEntry(org.org.id, org.staff.id), _deleted: undefined });
+    await first.close();
+    // Switching view: another scope, another database — no checkpoint or document carried over.
+    const second = await openAccountDatabase(scopedDatabaseName(org.staff.id, asCustomer), { multiInstance: false });
+    expect(await second.collectionOf('time-entries').count().exec()).toBe(0);
+    await second.close();
+
+    await removeAccountDatabases(org.staff.id);
+    const prefix = `account_${org.staff.id.replace(/-/g, '')}`;
+    expect((await indexedDB.databases()).filter((d) => d.name?.includes(prefix))).toEqual([]);
   });
 });

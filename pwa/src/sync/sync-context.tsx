@@ -9,12 +9,12 @@ import {
   type ReactNode,
 } from 'react';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
-import type { AccountSync } from './start-account-sync.ts';
 import type { SyncStatus } from './replication.ts';
+import type { AccountSync } from './start-account-sync.ts';
 
 type SyncState = { sync: AccountSync | null; status: SyncStatus | null; error: string | null };
 type SyncValue = SyncState & {
-  /** Stops replication, closes the local database and deletes it (signing out). */
+  /** Stops replication, closes the local database and deletes the account's data (signing out). */
   forgetLocalData: () => Promise<void>;
 };
 const SyncContext = createContext<SyncValue>({
@@ -25,20 +25,22 @@ const SyncContext = createContext<SyncValue>({
 });
 
 /**
- * Replication for the signed-in account: starts after sign-in, follows the active account (a
- * switch into a child closes one database and opens the other), stops on the way out.
+ * Replication for the signed-in account: starts after sign-in and follows the active account
+ * and scope (a switch closes one database before the next opens), stops on the way out.
  */
 export function SyncProvider({ user, children }: { user: CurrentUser; children: ReactNode }) {
   const [value, setValue] = useState<SyncState>({ sync: null, status: null, error: null });
+  /** The sync that is running or starting; each start waits for the previous one to stop. */
   const running = useRef<Promise<AccountSync | null>>(Promise.resolve(null));
   const orgId = user.org?.id ?? null;
   const claimsKey = user.claims.join(',');
 
   useEffect(() => {
     let live = true;
-    let running: AccountSync | null = null;
     let unsubscribe = () => {};
-    void import('./start-account-sync.ts')
+    const starting = running.current
+      .then((previous) => previous?.stop())
+      .then(() => import('./start-account-sync.ts'))
       .then(({ startAccountSync }) =>
         startAccountSync(user.id, {
           view: user.view,
@@ -47,12 +49,13 @@ export function SyncProvider({ user, children }: { user: CurrentUser; children: 
         }),
       )
       .then((sync) => {
-        if (!live) return sync.stop();
-        running = sync;
-        const subscription = sync.engine.status$.subscribe((status) =>
-          setValue({ sync, status, error: null }),
-        );
-        unsubscribe = () => subscription.unsubscribe();
+        if (live) {
+          const subscription = sync.engine.status$.subscribe((status) =>
+            setValue({ sync, status, error: null }),
+          );
+          unsubscribe = () => subscription.unsubscribe();
+        }
+        return sync;
       })
       .catch((error: unknown) => {
         console.error('local database could not start', error);
@@ -62,20 +65,18 @@ export function SyncProvider({ user, children }: { user: CurrentUser; children: 
             status: null,
             error: 'Offline data is unavailable on this device.',
           });
+        return null;
       });
+    running.current = starting;
     return () => {
       live = false;
       unsubscribe();
-      void running?.stop();
+      void starting.then((sync) => sync?.stop());
     };
   }, [user.id, user.view, orgId, claimsKey]);
 
-  // Stop the running sync when the provider goes away for good (leaving the signed-in area).
-  useEffect(() => () => void running.current.then((sync) => sync?.stop()), []);
-
   const forgetLocalData = useCallback(async () => {
     const sync = await running.current;
-    running.current = Promise.resolve(null);
     await sync?.stop();
     const { forgetAccountData } = await import('./start-account-sync.ts');
     await forgetAccountData(user.id);

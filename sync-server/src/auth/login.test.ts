@@ -285,5 +285,22 @@ describe.each(testDatabaseKinds)('POST /auth/login (JSON) on %s', (kind) => {
       expect((await me(jar)).statusCode).toBe(200);
       expect((await me(new CookieJar().set('refresh_token', previous))).statusCode).toBe(200);
     });
+
+    it('keeps the first tab signed in after a second tab reused the previous token', async () => {
+      const user = await insertTestUser(t.db);
+      const { jar } = await logInAs(t.app, user.email!);
+      const previous = jar.get('refresh_token')!;
+      jar.delete('access_token');
+      const tabA = await me(jar);
+      expect(tabA.statusCode).toBe(200);
+      jar.store(tabA); // tab A rotated: the browser now holds the new token
+      const tabB = await me(new CookieJar().set('refresh_token', previous));
+      expect(tabB.statusCode).toBe(200);
+      expect(tabB.cookies.map((c) => c.name)).toEqual(['access_token']); // no second rotation
+      // Long after the grace period, tab A's token is still the session's current one.
+      await t.db.update(sessions).set({ refreshedAt: new Date(Date.now() - 3_600_000) }).where(eq(sessions.userId, user.id));
+      jar.delete('access_token');
+      expect((await me(jar)).statusCode).toBe(200);
+    });
   });
 });

@@ -71,8 +71,9 @@ export async function findLiveSession(db: Db, sessionId: string) {
 }
 
 /**
- * Rotates a refresh token. Returns the session id and the new token, or null when the token is
- * unknown, expired or revoked. A token reused after the grace period revokes the session: it
+ * Rotates a refresh token. Returns the session id and the new token (null when a second tab
+ * reused the previous token within the grace period), or null when the token is unknown,
+ * expired or revoked. A token reused after the grace period revokes the session: it
  * was stolen or replayed.
  */
 export async function rotateRefreshToken(db: Db, refreshToken: string) {
@@ -91,6 +92,10 @@ export async function rotateRefreshToken(db: Db, refreshToken: string) {
       await tx.update(sessions).set({ revokedAt: new Date() }).where(eq(sessions.id, row.id));
       return null;
     }
+    // A second tab presenting the token another tab just rotated (within the grace period):
+    // give it an access token only. Rotating again would forget the token the first tab was
+    // given, and the browser's shared cookie jar may well keep that one.
+    if (row.refreshTokenHash !== hash) return { sessionId: row.id, refreshToken: null };
     const next = newToken();
     await tx
       .update(sessions)

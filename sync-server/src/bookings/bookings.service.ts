@@ -10,11 +10,19 @@ export const bookingMessages = {
   customerStatus: 'Customers can book or cancel; attendance is recorded by staff.',
   cannotMove: 'A booking cannot be moved to another person or class; cancel it and book again.',
   cannotDelete: 'Cancel a booking instead of deleting it.',
+  settledByStaff: 'This booking was settled by staff and can no longer be changed.',
 } as const;
+
+const staffStatuses: ReadonlyArray<BookingDoc['status']> = ['attended', 'no-show'];
 
 function ruleBroken(actor: Actor, { next, master }: Change<BookingDoc>): string | null {
   const isCustomer = actor.view === 'customer';
   if (master && (master.customerUserId !== next.customerUserId || master.occurrenceId !== next.occurrenceId)) return bookingMessages.cannotMove;
+  // Attendance recorded by staff, or a booking staff removed, stays as staff left it.
+  const settled = master && (staffStatuses.includes(master.status) || master._deleted);
+  if (isCustomer && settled && (next.status !== master.status || next._deleted !== master._deleted)) {
+    return bookingMessages.settledByStaff;
+  }
   if (isCustomer && next._deleted) return bookingMessages.cannotDelete;
   if (isCustomer && next.status !== 'booked' && next.status !== 'cancelled') return bookingMessages.customerStatus;
   return null;

@@ -36,6 +36,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in session, resolved once per request (refreshing an expired access token). */
     getSession(): Promise<SessionContext | null>;
+    /** Set-Cookie values this request issued (a refresh), serialised. */
+    issuedCookies: string[];
   }
 }
 
@@ -49,9 +51,17 @@ export const sessionPlugin = fp(
     });
     const base = { httpOnly: true, sameSite: 'lax' as const, secure: opts.secureCookies, path: '/' };
 
-    function setCookies(reply: FastifyReply, sessionId: string, userId: string, refreshToken: string) {
-      reply.setCookie(ACCESS_COOKIE, app.jwt.sign({ sid: sessionId, uid: userId }), { ...base, maxAge: ACCESS_TOKEN_TTL_SECONDS });
-      reply.setCookie(REFRESH_COOKIE, refreshToken, { ...base, maxAge: REFRESH_TOKEN_DAYS * 86_400 });
+    function setCookies(reply: FastifyReply, sessionId: string, userId: string, refreshToken: string | null) {
+      const cookies: Array<[string, string, typeof base & { maxAge: number }]> = [
+        [ACCESS_COOKIE, app.jwt.sign({ sid: sessionId, uid: userId }), { ...base, maxAge: ACCESS_TOKEN_TTL_SECONDS }],
+      ];
+      if (refreshToken) cookies.push([REFRESH_COOKIE, refreshToken, { ...base, maxAge: REFRESH_TOKEN_DAYS * 86_400 }]);
+      for (const [name, value, options] of cookies) {
+        reply.setCookie(name, value, options);
+        // Kept serialised too, for routes that hijack the reply (the SSE stream) and so skip
+        // the cookie plugin's onSend hook.
+        reply.request.issuedCookies.push(app.serializeCookie(name, value, options));
+      }
     }
 
     app.decorate('sessions', {
@@ -93,7 +103,10 @@ export const sessionPlugin = fp(
     app.decorateRequest('getSession', function (this: FastifyRequest) {
       throw new Error('getSession is bound per request');
     });
+    // A fresh array per request (onRequest below); a shared default would leak across requests.
+    app.decorateRequest('issuedCookies', null as unknown as string[]);
     app.addHook('onRequest', async (request, reply) => {
+      request.issuedCookies = [];
       request.getSession = () => {
         let pending = resolved.get(request);
         if (!pending) {

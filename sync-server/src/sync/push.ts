@@ -33,6 +33,12 @@ export async function pushChanges(db: Db, collection: AnyReplicatedCollection, a
   const parsed: Array<{ next: Doc; assumed: unknown }> = [];
   for (const row of rows) {
     const id = typeof row.newDocumentState.id === 'string' ? row.newDocumentState.id : '';
+    // PostgreSQL text cannot hold NUL: refuse it here (422) rather than fail the write (500),
+    // which a device would retry for ever.
+    if (JSON.stringify(row.newDocumentState).includes('\\u0000')) {
+      errors.push({ id, message: 'Text must not contain NUL characters.' });
+      continue;
+    }
     const result = wireSchema.safeParse(row.newDocumentState);
     if (!result.success) {
       errors.push({ id, message: result.error.issues.map((i) => `${i.path.join('.') || 'document'}: ${i.message}`).join('; ') });

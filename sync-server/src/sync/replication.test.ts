@@ -6,6 +6,7 @@ import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import { booking, insertRosterItem, seedSyncOrg, timeEntry, waitForVisibility, type Person } from '../testing/sync-fixtures.ts';
 import { rosterMessages } from '../roster/roster.service.ts';
+import { bookingMessages } from '../bookings/bookings.service.ts';
 
 describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -144,6 +145,22 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
 
     const forSomeoneElse = await pushNew(a.parent, 'bookings', [booking(a.org.id, a.otherCustomerId)]);
     expect(forSomeoneElse.statusCode).toBe(422);
+  });
+
+  it('never lets a customer undo attendance recorded by staff', async () => {
+    const mine = booking(a.org.id, a.parent.id, { occurrenceId: 'spin-2026-11-25' });
+    expect((await pushNew(a.parent, 'bookings', [mine])).json()).toEqual([]);
+    const noShow = { ...mine, status: 'no-show', updatedAt: '2026-11-25T10:00:00.000Z' };
+    expect((await push(a.manager, 'bookings', [{ assumedMasterState: mine, newDocumentState: noShow }])).json()).toEqual([]);
+    const undo = { ...noShow, status: 'cancelled', updatedAt: '2026-11-25T11:00:00.000Z' };
+    const res = await push(a.parent, 'bookings', [{ assumedMasterState: noShow, newDocumentState: undo }]);
+    expect(res.statusCode).toBe(422);
+    expect(res.json().errors[0].message).toBe(bookingMessages.settledByStaff);
+  });
+
+  it('refuses text PostgreSQL cannot store with 422, not 500', async () => {
+    const res = await pushNew(a.parent, 'bookings', [booking(a.org.id, a.parent.id, { occurrenceId: 'yoga\u0000x' })]);
+    expect(res.statusCode).toBe(422);
   });
 
   it('keeps the roster read-only for customers and refuses what only the CRM may do', async () => {

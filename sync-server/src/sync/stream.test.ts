@@ -59,6 +59,21 @@ describe.each(testDatabaseKinds)('the live stream on %s', (kind) => {
     }
   });
 
+  it('passes on the cookies of a refresh made while opening the stream', async () => {
+    const headers = { cookie: `refresh_token=${a.staff.jar.get('refresh_token')}` };
+    const controller = new AbortController();
+    const res = await fetch(`${base}/api/sync/stream`, { headers, signal: controller.signal });
+    expect(res.status).toBe(200);
+    const names = res.headers.getSetCookie().map((c) => c.split('=')[0]);
+    controller.abort();
+    expect(names).toEqual(expect.arrayContaining(['access_token', 'refresh_token']));
+    // The rotated refresh token is the one the browser now holds; keep the fixture's jar in step.
+    for (const c of res.headers.getSetCookie()) {
+      const [name = '', value = ''] = (c.split(';')[0] ?? '').split('=');
+      a.staff.jar.set(name, value);
+    }
+  });
+
   it('refuses a stream without a session', async () => {
     const res = await fetch(`${base}/api/sync/stream`);
     expect(res.status).toBe(401);

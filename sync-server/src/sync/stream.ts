@@ -35,6 +35,8 @@ export function openStream(reply: FastifyReply, hub: ChangeHub, actor: Actor, st
   const raw = reply.raw;
   reply.hijack();
   raw.writeHead(200, {
+    // A refresh made while opening the stream must reach the browser too.
+    ...(reply.request.issuedCookies.length ? { 'set-cookie': reply.request.issuedCookies } : {}),
     'content-type': 'text/event-stream; charset=utf-8',
     'cache-control': 'no-cache, no-transform',
     connection: 'keep-alive',
@@ -58,7 +60,10 @@ export function openStream(reply: FastifyReply, hub: ChangeHub, actor: Actor, st
     }
   });
   const heartbeat = setInterval(() => {
-    void stillSignedIn().then((ok) => (ok ? write(': heartbeat\n\n') : raw.end()));
+    stillSignedIn()
+      .then((ok) => (ok ? write(': heartbeat\n\n') : raw.end()))
+      // The database is unreachable for a moment: keep the stream, never crash the process.
+      .catch(() => write(': heartbeat\n\n'));
   }, HEARTBEAT_MS);
   const stop = () => {
     clearInterval(heartbeat);
