@@ -54,6 +54,10 @@ const CrmRedirectPage = lazyComponent(
   () => import('../features/dashboard/pages/crm-redirect-page.tsx'),
   'CrmRedirectPage',
 );
+const TimeTrackingPage = lazyComponent(
+  () => import('../features/time-tracking/pages/time-tracking-page.tsx'),
+  'TimeTrackingPage',
+);
 const TermsOfServicePage = lazyComponent(
   () => import('../features/shell/pages/terms-of-service-page.tsx'),
   'TermsOfServicePage',
@@ -83,7 +87,10 @@ export const authRoutes: RouteObject[] = [
 ];
 
 /** Sidebar entries with a page of their own; the rest are placeholders until their issue. */
-const sidebarPages: Partial<Record<string, ReactNode>> = { '/dashboard/sites': <SitesPage /> };
+const sidebarPages: Partial<Record<string, ReactNode>> = {
+  '/dashboard/sites': <SitesPage />,
+  '/dashboard/time-tracking': <TimeTrackingPage />,
+};
 
 /** Every sidebar entry is a page, gated like its link (claims, Jobber). spec §2, §6. */
 const sidebarRoutes: RouteObject[] = [

@@ -14,3 +14,6 @@ export const clockFailureMessages = {
   'start-break': 'Failed to start break. Please try again.',
   'end-break': 'Failed to end break. Please try again.',
 } as const satisfies Record<ClockAction, string>;
+
+/** Ours (the spec is silent): a clock action taken offline and kept on the device. */
+export const savedOfflineMessage = 'Saved on this device; it will sync when you are back online.';

@@ -1,0 +1,58 @@
+import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod';
+import { formatClockTime, formatDuration, workedMs } from '../time-display.ts';
+
+type Props = {
+  entries: TimeEntryDoc[] | null;
+  failed: boolean;
+  now: Date;
+  timeZone: string | undefined;
+};
+
+function breaksText(entry: TimeEntryDoc, timeZone: string | undefined): string {
+  if (entry.breakIntervals.length === 0) return 'None';
+  return entry.breakIntervals
+    .map(
+      (interval) =>
+        `${formatClockTime(interval.startTime, timeZone)}–${interval.endTime ? formatClockTime(interval.endTime, timeZone) : 'now'}`,
+    )
+    .join(', ');
+}
+
+/** Today's time entries: start, end, breaks and time worked. */
+export function TodayEntries({ entries, failed, now, timeZone }: Props) {
+  return (
+    <section className="today-entries" aria-labelledby="today-entries-heading">
+      <h2 id="today-entries-heading">Today</h2>
+      {failed && entries === null ? (
+        <p className="form-error">We could not load today’s time entries.</p>
+      ) : entries === null ? (
+        <p className="clock-muted" role="status">
+          Loading today’s entries…
+        </p>
+      ) : entries.length === 0 ? (
+        <p className="clock-muted">No time recorded today.</p>
+      ) : (
+        <table className="entries-table">
+          <thead>
+            <tr>
+              <th scope="col">Start</th>
+              <th scope="col">End</th>
+              <th scope="col">Breaks</th>
+              <th scope="col">Worked</th>
+            </tr>
+          </thead>
+          <tbody>
+            {entries.map((entry) => (
+              <tr key={entry.id}>
+                <td>{formatClockTime(entry.startTime, timeZone)}</td>
+                <td>{entry.endTime ? formatClockTime(entry.endTime, timeZone) : 'Running'}</td>
+                <td>{breaksText(entry, timeZone)}</td>
+                <td>{formatDuration(workedMs(entry, now))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}

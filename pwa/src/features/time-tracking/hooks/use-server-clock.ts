@@ -1,0 +1,70 @@
+import { useCallback, useEffect, useState } from 'react';
+import type { ClockState } from '@platform/schema/time-tracking/time-clock.rules';
+import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod';
+import { NetworkError } from '../../../lib/api.ts';
+import { getCurrentStatus } from '../api/get-current-status.ts';
+import { getTimeEntries } from '../api/get-time-entries.ts';
+import { todayRange } from '../time-display.ts';
+
+export type ServerClock = {
+  state: ClockState | null;
+  /** Today's entries; null while loading. */
+  entries: TimeEntryDoc[] | null;
+  /** The last request never reached the server. */
+  unreachable: boolean;
+  failed: boolean;
+  setState: (state: ClockState) => void;
+  markUnreachable: () => void;
+  refetchEntries: () => Promise<void>;
+};
+
+type Loaded =
+  | { ok: true; state: ClockState | null; entries: TimeEntryDoc[] }
+  | { ok: false; unreachable: boolean };
+
+async function loadToday(
+  orgId: string,
+  withStatus: boolean,
+  signal?: AbortSignal,
+): Promise<Loaded> {
+  const { from, to } = todayRange();
+  try {
+    const [state, entries] = await Promise.all([
+      withStatus ? getCurrentStatus({ orgId }, signal) : null,
+      getTimeEntries({ orgId, from: from.toISOString(), to: to.toISOString() }, signal),
+    ]);
+    return { ok: true, state, entries };
+  } catch (error) {
+    return { ok: false, unreachable: error instanceof NetworkError };
+  }
+}
+
+/** The caller's clock and today's entries as the server has them; asks again when the device comes back online. */
+export function useServerClock(orgId: string, online: boolean): ServerClock {
+  const [state, setState] = useState<ClockState | null>(null);
+  const [entries, setEntries] = useState<TimeEntryDoc[] | null>(null);
+  const [unreachable, setUnreachable] = useState(false);
+  const [failed, setFailed] = useState(false);
+
+  const apply = useCallback((loaded: Loaded) => {
+    if (loaded.ok) {
+      if (loaded.state) setState(loaded.state);
+      setEntries(loaded.entries);
+    }
+    setUnreachable(!loaded.ok && loaded.unreachable);
+    setFailed(!loaded.ok && !loaded.unreachable);
+  }, []);
+
+  useEffect(() => {
+    if (!online) return;
+    const controller = new AbortController();
+    void loadToday(orgId, true, controller.signal).then((loaded) => {
+      if (!controller.signal.aborted) apply(loaded);
+    });
+    return () => controller.abort();
+  }, [online, orgId, apply]);
+
+  const refetchEntries = useCallback(() => loadToday(orgId, false).then(apply), [orgId, apply]);
+  const markUnreachable = useCallback(() => setUnreachable(true), []);
+  return { state, entries, unreachable, failed, setState, markUnreachable, refetchEntries };
+}
