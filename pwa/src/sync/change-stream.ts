@@ -10,12 +10,22 @@ export type StreamState = 'connecting' | 'open' | 'closed';
  * be given a custom fetch, and ours carries cookies in tests too. Reconnects with backoff;
  * the server says `resync` on every (re)connect, so nothing missed while away is lost.
  */
+/** Twice the server's heartbeat and a margin (sync-server/src/sync/stream.ts HEARTBEAT_MS). */
+export const SILENCE_LIMIT_MS = 40_000;
+
 export function openChangeStream(options: { url: string; fetch: typeof fetch }) {
   const signals = new Subject<StreamSignal>();
   const states = new Subject<StreamState>();
   let controller: AbortController | null = null;
   let stopped = false;
   let attempt = 0;
+  let lastHeard = Date.now();
+  let wakeUp: (() => void) | null = null;
+  // The server speaks at least every 15 s (a heartbeat); silence for longer means a dead
+  // connection that TCP has not noticed (a phone that changed networks): start again.
+  const watchdog = setInterval(() => {
+    if (Date.now() - lastHeard > SILENCE_LIMIT_MS) controller?.abort();
+  }, 5_000);
 
   const connect = async () => {
     while (!stopped) {
@@ -30,8 +40,13 @@ export function openChangeStream(options: { url: string; fetch: typeof fetch }) 
         if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
         states.next('open');
         attempt = 0;
+        lastHeard = Date.now();
         const parser = createParser({
+          onComment: () => {
+            lastHeard = Date.now();
+          },
           onEvent: (event) => {
+            lastHeard = Date.now();
             if (event.event === 'resync') signals.next({ kind: 'resync' });
             if (event.event === 'change') {
               const parsed = streamChangeSchema.safeParse(JSON.parse(event.data));
@@ -51,9 +66,11 @@ export function openChangeStream(options: { url: string; fetch: typeof fetch }) 
       states.next('closed');
       if (stopped) return;
       attempt += 1;
-      await new Promise((resolve) =>
-        setTimeout(resolve, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6))),
-      );
+      await new Promise<void>((resolve) => {
+        wakeUp = resolve;
+        setTimeout(resolve, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)));
+      });
+      wakeUp = null;
     }
   };
   void connect();
@@ -61,10 +78,16 @@ export function openChangeStream(options: { url: string; fetch: typeof fetch }) 
   return {
     signals: signals.asObservable(),
     states: states.asObservable(),
-    /** Reconnect at once (the device came back online). */
-    reconnect: () => controller?.abort(),
+    /** Reconnect at once (the device came back online), also in the middle of a backoff. */
+    reconnect: () => {
+      attempt = 0;
+      controller?.abort();
+      wakeUp?.();
+    },
     close: () => {
       stopped = true;
+      clearInterval(watchdog);
+      wakeUp?.();
       controller?.abort();
       signals.complete();
       states.complete();

@@ -17,8 +17,16 @@ export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 export type Database = {
   db: Db;
   kind: 'postgres' | 'pglite';
-  /** LISTEN on a channel (a dedicated connection on PostgreSQL); resolves to the unlisten call. */
-  listen: (channel: string, onPayload: (payload: string) => void) => Promise<() => Promise<void>>;
+  /**
+   * LISTEN on a channel (a dedicated connection on PostgreSQL); resolves to the unlisten call.
+   * `onListen` runs each time listening (re)starts — after a reconnect, notifications sent in
+   * between were lost.
+   */
+  listen: (
+    channel: string,
+    onPayload: (payload: string) => void,
+    onListen?: () => void,
+  ) => Promise<() => Promise<void>>;
   close: () => Promise<void>;
 };
 
@@ -34,14 +42,17 @@ export type DatabaseOptions = {
 /** Opens the database and runs the committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
-    const client = postgres(options.databaseUrl, { max: options.maxConnections ?? 10, onnotice: () => {} });
+    const client = postgres(options.databaseUrl, {
+      max: options.maxConnections ?? 10,
+      onnotice: () => {},
+    });
     const db = drizzlePostgres(client, { schema: tables });
     await migratePostgres(db, { migrationsFolder });
     return {
       db: db as unknown as Db,
       kind: 'postgres',
-      listen: async (channel, onPayload) => {
-        const { unlisten } = await client.listen(channel, onPayload);
+      listen: async (channel, onPayload, onListen) => {
+        const { unlisten } = await client.listen(channel, onPayload, onListen);
         return unlisten;
       },
       close: () => client.end({ timeout: 5 }),
@@ -58,7 +69,12 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db: db as unknown as Db,
     kind: 'pglite',
-    listen: async (channel, onPayload) => client.listen(channel, onPayload),
+    // In-process: the listener never loses its connection.
+    listen: async (channel, onPayload, onListen) => {
+      const unlisten = await client.listen(channel, onPayload);
+      onListen?.();
+      return unlisten;
+    },
     close: () => client.close(),
   };
 }

@@ -4,14 +4,27 @@ import { rowsOf, type Database, type Tx } from '../db/open-database.ts';
 
 export const CHANGE_CHANNEL = 'sync_changes';
 
-const notificationSchema = z.object({ c: z.string(), o: z.uuid(), u: z.array(z.uuid()), l: z.string() });
-export type ChangeNotification = { collection: string; orgId: string; ownerIds: string[]; lsn: number };
+const notificationSchema = z.object({
+  c: z.string(),
+  o: z.uuid(),
+  u: z.array(z.uuid()),
+  l: z.string(),
+});
+export type ChangeNotification = {
+  collection: string;
+  orgId: string;
+  ownerIds: string[];
+  lsn: number;
+};
 
 /**
  * Announces a change to every server process (PostgreSQL NOTIFY is delivered at commit, and
  * not at all on rollback). The position is this transaction's own id, the rows' txid.
  */
-export async function notifyChange(tx: Tx, change: { collection: string; orgId: string; ownerIds: string[] }) {
+export async function notifyChange(
+  tx: Tx,
+  change: { collection: string; orgId: string; ownerIds: string[] },
+) {
   // Owners are listed so the hub can skip customers a change is not about; a very large batch
   // names none and reaches everyone in the organisation who may see the collection.
   const ownerIds = change.ownerIds.length <= 100 ? change.ownerIds : [];
@@ -21,6 +34,7 @@ export async function notifyChange(tx: Tx, change: { collection: string; orgId: 
 }
 
 type Listener = (change: ChangeNotification) => void;
+type ResyncListener = () => void;
 
 /**
  * One per server process: LISTENs for changes and passes each on once it is pullable — that
@@ -29,6 +43,8 @@ type Listener = (change: ChangeNotification) => void;
  */
 export class ChangeHub {
   private readonly listeners = new Set<Listener>();
+  private readonly resyncListeners = new Set<ResyncListener>();
+  private listening = false;
   private pending: ChangeNotification[] = [];
   private timer: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
@@ -37,12 +53,25 @@ export class ChangeHub {
   constructor(private readonly database: Database) {}
 
   async start(): Promise<void> {
-    this.unlisten = await this.database.listen(CHANGE_CHANNEL, (payload) => this.receive(payload));
+    this.unlisten = await this.database.listen(
+      CHANGE_CHANNEL,
+      (payload) => this.receive(payload),
+      () => {
+        // Listening again after a lost connection: whatever was announced meanwhile is gone,
+        // so every client is told to resync.
+        if (this.listening) for (const listener of this.resyncListeners) listener();
+        this.listening = true;
+      },
+    );
   }
 
-  subscribe(listener: Listener): () => void {
+  subscribe(listener: Listener, onResync: ResyncListener = () => {}): () => void {
     this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.resyncListeners.add(onResync);
+    return () => {
+      this.listeners.delete(listener);
+      this.resyncListeners.delete(onResync);
+    };
   }
 
   get subscriberCount(): number {
@@ -75,7 +104,11 @@ export class ChangeHub {
     if (this.closed || this.pending.length === 0) return;
     let bound: number;
     try {
-      const [row] = rowsOf<{ xmin: string }>(await this.database.db.execute(sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`));
+      const [row] = rowsOf<{ xmin: string }>(
+        await this.database.db.execute(
+          sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`,
+        ),
+      );
       bound = Number(row?.xmin ?? 0);
     } catch {
       if (!this.closed) this.schedule(250);

@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, listenOnLoopback } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
@@ -26,14 +27,23 @@ describe.each(testDatabaseKinds)('the live stream on %s', (kind) => {
   afterAll(() => t.close());
 
   it('says resync on connect, then names each change the client may see', async () => {
-    const stream = await openSse(`${base}/api/sync/stream`, a.manager.jar.headers() as Record<string, string>);
+    const stream = await openSse(
+      `${base}/api/sync/stream`,
+      a.manager.jar.headers() as Record<string, string>,
+    );
     try {
       await stream.next((e) => e.event === 'resync');
       await push(a.staff, 'time-entries', [timeEntry(a.org.id, a.staff.id)]);
       const change = await stream.next(changeOf('time-entries'));
-      expect(JSON.parse(change.data)).toEqual({ collection: 'time-entries', lsn: expect.any(Number) });
+      expect(JSON.parse(change.data)).toEqual({
+        collection: 'time-entries',
+        lsn: expect.any(Number),
+      });
       // The position it names is already pullable.
-      const pulled = await t.app.inject({ url: '/api/sync/time-entries/pull?batchSize=1000', headers: a.manager.jar.headers() });
+      const pulled = await t.app.inject({
+        url: '/api/sync/time-entries/pull?batchSize=1000',
+        headers: a.manager.jar.headers(),
+      });
       expect(pulled.json().checkpoint.lsn).toBeGreaterThanOrEqual(JSON.parse(change.data).lsn);
     } finally {
       stream.close();
@@ -41,10 +51,19 @@ describe.each(testDatabaseKinds)('the live stream on %s', (kind) => {
   });
 
   it('tells nobody about another organisation’s changes, and a customer only about their own family', async () => {
-    const otherOrg = await openSse(`${base}/api/sync/stream`, b.manager.jar.headers() as Record<string, string>);
-    const parent = await openSse(`${base}/api/sync/stream`, a.parent.jar.headers() as Record<string, string>);
+    const otherOrg = await openSse(
+      `${base}/api/sync/stream`,
+      b.manager.jar.headers() as Record<string, string>,
+    );
+    const parent = await openSse(
+      `${base}/api/sync/stream`,
+      a.parent.jar.headers() as Record<string, string>,
+    );
     try {
-      await Promise.all([otherOrg.next((e) => e.event === 'resync'), parent.next((e) => e.event === 'resync')]);
+      await Promise.all([
+        otherOrg.next((e) => e.event === 'resync'),
+        parent.next((e) => e.event === 'resync'),
+      ]);
       await push(a.other, 'bookings', [booking(a.org.id, a.otherCustomerId)]);
       await push(a.manager, 'time-entries', [timeEntry(a.org.id, a.manager.id)]);
       await push(a.parent, 'bookings', [booking(a.org.id, a.childId)]);
@@ -71,6 +90,20 @@ describe.each(testDatabaseKinds)('the live stream on %s', (kind) => {
     for (const c of res.headers.getSetCookie()) {
       const [name = '', value = ''] = (c.split(';')[0] ?? '').split('=');
       a.staff.jar.set(name, value);
+    }
+  });
+
+  it.runIf(kind === 'postgres')('tells clients to resync when the server had lost its LISTEN connection', async () => {
+    const stream = await openSse(`${base}/api/sync/stream`, a.manager.jar.headers() as Record<string, string>);
+    try {
+      await stream.next((e) => e.event === 'resync');
+      const before = stream.events.length;
+      await t.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and query ilike 'listen%'`,
+      );
+      await stream.next((e) => e.event === 'resync', 10_000, before);
+    } finally {
+      stream.close();
     }
   });
 

@@ -19,7 +19,10 @@ function interests(actor: Actor) {
   return result;
 }
 
-export function concerns(change: ChangeNotification, scope: { orgId: string; ownerIds: readonly string[] | null } | undefined) {
+export function concerns(
+  change: ChangeNotification,
+  scope: { orgId: string; ownerIds: readonly string[] | null } | undefined,
+) {
   if (!scope || scope.orgId !== change.orgId) return false;
   if (scope.ownerIds === null || change.ownerIds.length === 0) return true;
   return change.ownerIds.some((id) => scope.ownerIds?.includes(id));
@@ -30,7 +33,12 @@ export function concerns(change: ChangeNotification, scope: { orgId: string; own
  * away), `change` per committed change it may see, a heartbeat comment so proxies keep it
  * open, and `resync` again if it fell behind (its socket buffer was full).
  */
-export function openStream(reply: FastifyReply, hub: ChangeHub, actor: Actor, stillSignedIn: () => Promise<boolean>) {
+export function openStream(
+  reply: FastifyReply,
+  hub: ChangeHub,
+  actor: Actor,
+  stillSignedIn: () => Promise<boolean>,
+) {
   const scopes = interests(actor);
   const raw = reply.raw;
   reply.hijack();
@@ -54,11 +62,16 @@ export function openStream(reply: FastifyReply, hub: ChangeHub, actor: Actor, st
     }
   };
   write('retry: 3000\n\nevent: resync\ndata: {}\n\n');
-  const unsubscribe = hub.subscribe((change) => {
-    if (concerns(change, scopes.get(change.collection))) {
-      write(`event: change\ndata: ${JSON.stringify({ collection: change.collection, lsn: change.lsn })}\n\n`);
-    }
-  });
+  const unsubscribe = hub.subscribe(
+    (change) => {
+      if (concerns(change, scopes.get(change.collection))) {
+        write(
+          `event: change\ndata: ${JSON.stringify({ collection: change.collection, lsn: change.lsn })}\n\n`,
+        );
+      }
+    },
+    () => write('event: resync\ndata: {}\n\n'),
+  );
   const heartbeat = setInterval(() => {
     stillSignedIn()
       .then((ok) => (ok ? write(': heartbeat\n\n') : raw.end()))
