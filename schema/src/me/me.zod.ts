@@ -11,7 +11,10 @@ export const currentUserSchema = z.object({
   username: z.string().nullable(),
   role: z.enum(['admin', 'user']),
   view: z.enum(['org', 'customer']),
-  org: z.object({ id: z.uuid(), label: z.string(), platform: z.enum(platforms) }).nullable(),
+  // timezone: spec §3 Org attributes.timezone — times are shown in it (null: the device's).
+  org: z
+    .object({ id: z.uuid(), label: z.string(), platform: z.enum(platforms), timezone: z.string().nullable() })
+    .nullable(),
   attributes: z.object({
     sidebarExpanded: z.boolean(),
     profileAvatarImageUrl: z.string().nullable(),

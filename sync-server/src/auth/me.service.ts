@@ -31,7 +31,9 @@ export async function currentUser(db: Db, current: SessionContext): Promise<Curr
     username: user.username,
     role: user.role,
     view: session.view,
-    org: org ? { id: org.id, label: org.label, platform: org.platform } : null,
+    org: org
+      ? { id: org.id, label: org.label, platform: org.platform, timezone: org.attributes.timezone ?? null }
+      : null,
     attributes: {
       sidebarExpanded: user.attributes.sidebarExpanded ?? true,
       profileAvatarImageUrl: user.attributes.profileAvatarImageUrl ?? null,

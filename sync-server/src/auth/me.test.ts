@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { users } from '@platform/schema/db';
+import { organizations, users } from '@platform/schema/db';
 import { claims } from '@platform/schema/organizations/claims';
 import {
   addMembership,
@@ -33,6 +33,7 @@ describe.each(testDatabaseKinds)('/api/me on %s', (kind) => {
 
   it('describes a staff member in org view: org, claims, profiles and children', async () => {
     const gym = await insertTestOrg(t.db, 'Iron Gym');
+    await t.db.update(organizations).set({ attributes: { timezone: 'Europe/Amsterdam' } }).where(eq(organizations.id, gym.id));
     const shop = await insertTestOrg(t.db, 'Yoga Shop');
     const user = await insertTestUser(t.db, {
       firstName: 'Olivia',
@@ -64,7 +65,7 @@ describe.each(testDatabaseKinds)('/api/me on %s', (kind) => {
       username: user.username,
       role: 'user',
       view: 'org',
-      org: { id: gym.id, label: 'Iron Gym', platform: 'zipper' },
+      org: { id: gym.id, label: 'Iron Gym', platform: 'zipper', timezone: 'Europe/Amsterdam' },
       attributes: { sidebarExpanded: true, profileAvatarImageUrl: null },
       allowReturnTo: null,
       claims: ['manage-org-settings', 'view-customers'],

@@ -3,14 +3,9 @@ import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod
 
 type EntryTimes = Pick<TimeEntryDoc, 'startTime' | 'endTime' | 'breakIntervals'>;
 
-/**
- * The organisation's timezone when the signed-in user carries one (spec §3 Org attributes.timezone);
- * /api/me does not send it yet, so this is usually undefined and Intl uses the browser's.
- */
+/** spec §3 Org attributes.timezone: times are shown in the organisation's zone (else the device's). */
 export function timeZoneOf(user: CurrentUser): string | undefined {
-  const org = user.org;
-  if (org && 'timezone' in org && typeof org.timezone === 'string') return org.timezone;
-  return undefined;
+  return user.org?.timezone ?? undefined;
 }
 
 /** HH:MM on a 24-hour clock. */
