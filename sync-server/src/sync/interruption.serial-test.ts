@@ -5,7 +5,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inArray } from 'drizzle-orm';
 import { timeEntries } from '@platform/schema/db';
 import { createTestDatabase } from '../testing/test-database.ts';
-import { addMembership, insertTestOrg, insertTestUser, TEST_PASSWORD } from '../testing/auth-fixtures.ts';
+import {
+  addMembership,
+  insertTestOrg,
+  insertTestUser,
+  TEST_PASSWORD,
+} from '../testing/auth-fixtures.ts';
 import { timeEntry } from '../testing/sync-fixtures.ts';
 import type { Database } from '../db/open-database.ts';
 
@@ -13,7 +18,15 @@ const serverEntry = path.resolve(import.meta.dirname, '../server.ts');
 
 async function startServerProcess(databaseUrl: string, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), NODE_ENV: 'test', LOG_LEVEL: 'silent', SESSION_SECRET: 's'.repeat(40), PWA_DIST: '/nonexistent' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      SESSION_SECRET: 's'.repeat(40),
+      PWA_DIST: '/nonexistent',
+    },
     stdio: 'ignore',
   });
   for (let i = 0; i < 200; i++) {
@@ -58,21 +71,33 @@ describe.runIf(process.env.DATABASE_URL)('a server killed mid-push', () => {
     const login = await fetch(`${base}/auth/login`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ identifier: email, password: TEST_PASSWORD, profileType: 'use-org', profileOrgId: orgId }),
+      body: JSON.stringify({
+        identifier: email,
+        password: TEST_PASSWORD,
+        profileType: 'use-org',
+        profileOrgId: orgId,
+      }),
     });
     expect(login.status).toBe(200);
-    const cookie = login.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    const cookie = login.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0])
+      .join('; ');
 
     const batches: Array<{ ids: string[]; acked: boolean }> = [];
     const pushBatch = async () => {
-      const docs = Array.from({ length: 200 }, () => timeEntry(orgId, userId, { id: randomUUID() }));
+      const docs = Array.from({ length: 200 }, () =>
+        timeEntry(orgId, userId, { id: randomUUID() }),
+      );
       const batch = { ids: docs.map((d) => d.id), acked: false };
       batches.push(batch);
       try {
         const res = await fetch(`${base}/api/sync/time-entries/push`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', cookie },
-          body: JSON.stringify(docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc }))),
+          body: JSON.stringify(
+            docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
+          ),
         });
         batch.acked = res.ok && (await res.json()).length === 0;
       } catch {
@@ -92,7 +117,10 @@ describe.runIf(process.env.DATABASE_URL)('a server killed mid-push', () => {
     expect(acked.length).toBeGreaterThan(0);
     expect(batches.some((b) => !b.acked)).toBe(true);
     for (const batch of batches) {
-      const stored = await database.db.select({ id: timeEntries.id }).from(timeEntries).where(inArray(timeEntries.id, batch.ids));
+      const stored = await database.db
+        .select({ id: timeEntries.id })
+        .from(timeEntries)
+        .where(inArray(timeEntries.id, batch.ids));
       if (batch.acked) expect(stored).toHaveLength(batch.ids.length);
       else expect([0, batch.ids.length]).toContain(stored.length);
     }

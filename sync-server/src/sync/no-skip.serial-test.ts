@@ -32,7 +32,13 @@ describe.runIf(process.env.DATABASE_URL)('no skipped change on PostgreSQL', () =
     orgId = org.id;
     userId = user.id;
     scope = { orgId, ownerIds: null, writable: true };
-    actor = { userId, view: 'org', orgId, claims: ['manage-others-time-tracking'], familyUserIds: [userId] };
+    actor = {
+      userId,
+      view: 'org',
+      orgId,
+      claims: ['manage-others-time-tracking'],
+      familyUserIds: [userId],
+    };
   });
   afterAll(() => database.close());
 
@@ -56,7 +62,8 @@ describe.runIf(process.env.DATABASE_URL)('no skipped change on PostgreSQL', () =
       seen.push(...page.documents.map((d) => d.id));
       checkpoint = page.checkpoint;
       if (page.documents.length > 0) continue;
-      if (expected === undefined || seen.length >= expected || Date.now() > deadline) return { seen, checkpoint };
+      if (expected === undefined || seen.length >= expected || Date.now() > deadline)
+        return { seen, checkpoint };
       await new Promise((r) => setTimeout(r, 20));
     }
   }
@@ -132,4 +139,3 @@ describe.runIf(process.env.DATABASE_URL)('no skipped change on PostgreSQL', () =
     }
   });
 });
-

@@ -4,7 +4,10 @@ import type { Db } from '../db/open-database.ts';
 import type { Scope } from './actor.ts';
 import type { AnyReplicatedCollection, WireDoc } from './collection-definition.ts';
 
-export type PullResult = { documents: Array<WireDoc<{ id: string; orgId: string }>>; checkpoint: Checkpoint | null };
+export type PullResult = {
+  documents: Array<WireDoc<{ id: string; orgId: string }>>;
+  checkpoint: Checkpoint | null;
+};
 
 /**
  * Documents in change order after `checkpoint`. Hands out only rows written by transactions
@@ -22,9 +25,15 @@ export async function pullChanges(
   batchSize: number,
 ): Promise<PullResult> {
   const { table } = collection;
-  const conditions: SQL[] = [eq(table.orgId, scope.orgId), sql`${table.txid} < pg_snapshot_xmin(pg_current_snapshot())`];
+  const conditions: SQL[] = [
+    eq(table.orgId, scope.orgId),
+    sql`${table.txid} < pg_snapshot_xmin(pg_current_snapshot())`,
+  ];
   if (scope.ownerIds) conditions.push(inArray(collection.ownerColumn, [...scope.ownerIds]));
-  if (checkpoint) conditions.push(sql`(${table.txid}, ${table.id}) > (${String(checkpoint.lsn)}::xid8, ${checkpoint.id}::uuid)`);
+  if (checkpoint)
+    conditions.push(
+      sql`(${table.txid}, ${table.id}) > (${String(checkpoint.lsn)}::xid8, ${checkpoint.id}::uuid)`,
+    );
   const rows = await db
     .select()
     .from(table)

@@ -5,7 +5,12 @@ import { withDeleted, type PushRow } from '@platform/schema/sync/sync.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
 import type { Actor, Scope } from './actor.ts';
-import type { AnyReplicatedCollection, Change, RuleError, WireDoc } from './collection-definition.ts';
+import type {
+  AnyReplicatedCollection,
+  Change,
+  RuleError,
+  WireDoc,
+} from './collection-definition.ts';
 import { notifyChange } from './change-feed.ts';
 
 type Doc = WireDoc<{ id: string; orgId: string }>;
@@ -27,7 +32,13 @@ const notYours = 'This document does not belong to you or to this organization.'
  * to resolve. A row that breaks a rule refuses the whole push (PushRefused) and nothing is
  * applied; every row is still checked, so the client learns every reason at once.
  */
-export async function pushChanges(db: Db, collection: AnyReplicatedCollection, actor: Actor, scope: Scope, rows: PushRow[]) {
+export async function pushChanges(
+  db: Db,
+  collection: AnyReplicatedCollection,
+  actor: Actor,
+  scope: Scope,
+  rows: PushRow[],
+) {
   const wireSchema = withDeleted(collection.docSchema as z.ZodObject);
   const errors: PushError[] = [];
   const parsed: Array<{ next: Doc; assumed: unknown }> = [];
@@ -41,13 +52,19 @@ export async function pushChanges(db: Db, collection: AnyReplicatedCollection, a
     }
     const result = wireSchema.safeParse(row.newDocumentState);
     if (!result.success) {
-      errors.push({ id, message: result.error.issues.map((i) => `${i.path.join('.') || 'document'}: ${i.message}`).join('; ') });
+      errors.push({
+        id,
+        message: result.error.issues
+          .map((i) => `${i.path.join('.') || 'document'}: ${i.message}`)
+          .join('; '),
+      });
       continue;
     }
     const next = result.data as Doc;
     const denied = accessProblem(collection, scope, next);
     if (denied) errors.push({ id, message: denied });
-    else if (parsed.some((p) => p.next.id === id)) errors.push({ id, message: 'The same document appears twice in one push.' });
+    else if (parsed.some((p) => p.next.id === id))
+      errors.push({ id, message: 'The same document appears twice in one push.' });
     else parsed.push({ next, assumed: row.assumedMasterState ?? null });
   }
   if (parsed.length === 0) {
@@ -70,7 +87,10 @@ export async function pushChanges(db: Db, collection: AnyReplicatedCollection, a
     // Keyed by the lower-case id, as PostgreSQL matches UUIDs whatever their case (ids are
     // already refused unless lower-case; this keeps a master from ever being missed).
     const masters = new Map<string, Doc>();
-    for (const row of await tx.select().from(collection.table).where(inArray(collection.table.id, ids))) {
+    for (const row of await tx
+      .select()
+      .from(collection.table)
+      .where(inArray(collection.table.id, ids))) {
       const doc = collection.toDoc(row) as Doc;
       masters.set(doc.id.toLowerCase(), doc);
     }
@@ -78,14 +98,29 @@ export async function pushChanges(db: Db, collection: AnyReplicatedCollection, a
     const changes: Array<Change<{ id: string; orgId: string }>> = [];
     for (const { next, assumed } of parsed) {
       const master = masters.get(next.id.toLowerCase()) ?? null;
-      if (master && accessProblem(collection, scope, master)) errors.push({ id: next.id, message: notYours });
-      else if (master && (assumed === null || !isDeepStrictEqual(normalise(wireSchema, assumed), master))) conflicts.push(master);
+      if (master && accessProblem(collection, scope, master))
+        errors.push({ id: next.id, message: notYours });
+      else if (
+        master &&
+        (assumed === null || !isDeepStrictEqual(normalise(wireSchema, assumed), master))
+      )
+        conflicts.push(master);
       else changes.push({ next, master });
     }
     if (changes.length) errors.push(...(await collection.writeBatch(tx as Tx, actor, changes)));
     if (errors.length) throw new PushRefused(errors);
-    const owners = new Set(changes.flatMap(({ next, master }) => [collection.ownerOf(next), ...(master ? [collection.ownerOf(master)] : [])]));
-    if (owners.size) await notifyChange(tx as Tx, { collection: collection.name, orgId: scope.orgId, ownerIds: [...owners] });
+    const owners = new Set(
+      changes.flatMap(({ next, master }) => [
+        collection.ownerOf(next),
+        ...(master ? [collection.ownerOf(master)] : []),
+      ]),
+    );
+    if (owners.size)
+      await notifyChange(tx as Tx, {
+        collection: collection.name,
+        orgId: scope.orgId,
+        ownerIds: [...owners],
+      });
     return conflicts;
   });
 }

@@ -4,7 +4,14 @@ import { timeEntries } from '@platform/schema/db';
 import { timeEntryMessages } from '@platform/schema/time-tracking/time-entry.rules';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
-import { booking, insertRosterItem, seedSyncOrg, timeEntry, waitForVisibility, type Person } from '../testing/sync-fixtures.ts';
+import {
+  booking,
+  insertRosterItem,
+  seedSyncOrg,
+  timeEntry,
+  waitForVisibility,
+  type Person,
+} from '../testing/sync-fixtures.ts';
 import { rosterMessages } from '../roster/roster.service.ts';
 import { bookingMessages } from '../bookings/bookings.service.ts';
 
@@ -15,12 +22,25 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
 
   const pull = async (who: Person, collection: string, query = '') => {
     await waitForVisibility(t.db);
-    return t.app.inject({ method: 'GET', url: `/api/sync/${collection}/pull${query}`, headers: who.jar.headers() });
+    return t.app.inject({
+      method: 'GET',
+      url: `/api/sync/${collection}/pull${query}`,
+      headers: who.jar.headers(),
+    });
   };
   const push = (who: Person, collection: string, rows: unknown) =>
-    t.app.inject({ method: 'POST', url: `/api/sync/${collection}/push`, headers: who.jar.headers(), payload: rows as object });
+    t.app.inject({
+      method: 'POST',
+      url: `/api/sync/${collection}/push`,
+      headers: who.jar.headers(),
+      payload: rows as object,
+    });
   const pushNew = (who: Person, collection: string, docs: object[]) =>
-    push(who, collection, docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })));
+    push(
+      who,
+      collection,
+      docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
+    );
 
   beforeAll(async () => {
     t = await createTestApp(kind);
@@ -41,9 +61,17 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
 
     const afterFirst = (await pull(a.manager, 'time-entries', `?batchSize=1`)).json();
     expect(afterFirst.documents).toEqual([first]);
-    const rest = (await pull(a.manager, 'time-entries', `?id=${afterFirst.checkpoint.id}&lsn=${afterFirst.checkpoint.lsn}`)).json();
+    const rest = (
+      await pull(
+        a.manager,
+        'time-entries',
+        `?id=${afterFirst.checkpoint.id}&lsn=${afterFirst.checkpoint.lsn}`,
+      )
+    ).json();
     expect(rest.documents).toEqual([second]);
-    const nothing = (await pull(a.manager, 'time-entries', `?id=${all.checkpoint.id}&lsn=${all.checkpoint.lsn}`)).json();
+    const nothing = (
+      await pull(a.manager, 'time-entries', `?id=${all.checkpoint.id}&lsn=${all.checkpoint.lsn}`)
+    ).json();
     expect(nothing).toEqual({ documents: [], checkpoint: all.checkpoint });
   });
 
@@ -59,16 +87,34 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
       query = `&id=${page.checkpoint.id}&lsn=${page.checkpoint.lsn}`;
     }
     expect(new Set(new Set(docs.map((d) => d.id))).size).toBe(7);
-    expect(seen.filter((id) => docs.some((d) => d.id === id)).sort()).toEqual(docs.map((d) => d.id).sort());
+    expect(seen.filter((id) => docs.some((d) => d.id === id)).sort()).toEqual(
+      docs.map((d) => d.id).sort(),
+    );
   });
 
   it('answers a stale assumedMasterState with the master and writes nothing', async () => {
     const doc = timeEntry(a.org.id, a.manager.id, { startTime: '2026-11-20T08:00:00.000Z' });
     await pushNew(a.manager, 'time-entries', [doc]);
-    const deviceOne = { ...doc, endTime: '2026-11-20T16:00:00.000Z', updatedAt: '2026-11-20T16:00:00.000Z' };
-    expect((await push(a.manager, 'time-entries', [{ assumedMasterState: doc, newDocumentState: deviceOne }])).json()).toEqual([]);
-    const deviceTwo = { ...doc, endTime: '2026-11-20T17:00:00.000Z', updatedAt: '2026-11-20T17:00:00.000Z' };
-    const conflict = await push(a.manager, 'time-entries', [{ assumedMasterState: doc, newDocumentState: deviceTwo }]);
+    const deviceOne = {
+      ...doc,
+      endTime: '2026-11-20T16:00:00.000Z',
+      updatedAt: '2026-11-20T16:00:00.000Z',
+    };
+    expect(
+      (
+        await push(a.manager, 'time-entries', [
+          { assumedMasterState: doc, newDocumentState: deviceOne },
+        ])
+      ).json(),
+    ).toEqual([]);
+    const deviceTwo = {
+      ...doc,
+      endTime: '2026-11-20T17:00:00.000Z',
+      updatedAt: '2026-11-20T17:00:00.000Z',
+    };
+    const conflict = await push(a.manager, 'time-entries', [
+      { assumedMasterState: doc, newDocumentState: deviceTwo },
+    ]);
     expect(conflict.statusCode).toBe(200);
     expect(conflict.json()).toEqual([deviceOne]);
     const [row] = await t.db.select().from(timeEntries).where(eq(timeEntries.id, doc.id));
@@ -78,17 +124,33 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
   it('treats a master whose keys come back in another order as equal (jsonb reorders keys)', async () => {
     const doc = timeEntry(a.org.id, a.manager.id, {
       startTime: '2026-11-19T08:00:00.000Z',
-      breakIntervals: [{ startTime: '2026-11-19T10:00:00.000Z', endTime: '2026-11-19T10:15:00.000Z' }],
+      breakIntervals: [
+        { startTime: '2026-11-19T10:00:00.000Z', endTime: '2026-11-19T10:15:00.000Z' },
+      ],
     });
     await pushNew(a.manager, 'time-entries', [doc]);
-    const reordered = { ...doc, breakIntervals: [{ endTime: '2026-11-19T10:15:00.000Z', startTime: '2026-11-19T10:00:00.000Z' }] };
+    const reordered = {
+      ...doc,
+      breakIntervals: [
+        { endTime: '2026-11-19T10:15:00.000Z', startTime: '2026-11-19T10:00:00.000Z' },
+      ],
+    };
     const next = { ...doc, endTime: '2026-11-19T12:00:00.000Z' };
-    expect((await push(a.manager, 'time-entries', [{ assumedMasterState: reordered, newDocumentState: next }])).json()).toEqual([]);
+    expect(
+      (
+        await push(a.manager, 'time-entries', [
+          { assumedMasterState: reordered, newDocumentState: next },
+        ])
+      ).json(),
+    ).toEqual([]);
   });
 
   it('refuses a whole push with 422 when one row breaks a rule, applying none of it', async () => {
     const good = timeEntry(a.org.id, a.manager.id);
-    const backwards = timeEntry(a.org.id, a.manager.id, { startTime: '2026-11-23T10:00:00.000Z', endTime: '2026-11-23T09:00:00.000Z' });
+    const backwards = timeEntry(a.org.id, a.manager.id, {
+      startTime: '2026-11-23T10:00:00.000Z',
+      endTime: '2026-11-23T09:00:00.000Z',
+    });
     const foreign = timeEntry(b.org.id, b.manager.id);
     const res = await pushNew(a.manager, 'time-entries', [good, backwards, foreign]);
     expect(res.statusCode).toBe(422);
@@ -105,7 +167,9 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
     const theirs = timeEntry(b.org.id, b.manager.id);
     await pushNew(b.manager, 'time-entries', [theirs]);
     const hijack = { ...theirs, orgId: a.org.id, userId: a.manager.id };
-    const res = await push(a.manager, 'time-entries', [{ assumedMasterState: null, newDocumentState: hijack }]);
+    const res = await push(a.manager, 'time-entries', [
+      { assumedMasterState: null, newDocumentState: hijack },
+    ]);
     expect(res.statusCode).toBe(422);
     expect(JSON.stringify(res.json())).not.toContain(b.manager.id);
   });
@@ -113,8 +177,15 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
   it('cannot take another organisation’s document by writing its id in upper case', async () => {
     const theirs = timeEntry(b.org.id, b.manager.id);
     await pushNew(b.manager, 'time-entries', [theirs]);
-    const hijack = { ...theirs, id: theirs.id.toUpperCase(), orgId: a.org.id, userId: a.manager.id };
-    const res = await push(a.manager, 'time-entries', [{ assumedMasterState: null, newDocumentState: hijack }]);
+    const hijack = {
+      ...theirs,
+      id: theirs.id.toUpperCase(),
+      orgId: a.org.id,
+      userId: a.manager.id,
+    };
+    const res = await push(a.manager, 'time-entries', [
+      { assumedMasterState: null, newDocumentState: hijack },
+    ]);
     expect(res.statusCode).toBe(422);
     const [row] = await t.db.select().from(timeEntries).where(eq(timeEntries.id, theirs.id));
     expect(row?.orgId).toBe(b.org.id);
@@ -125,7 +196,9 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
     expect((await pushNew(a.staff, 'time-entries', [mine])).json()).toEqual([]);
     const notMine = await pushNew(a.staff, 'time-entries', [timeEntry(a.org.id, a.manager.id)]);
     expect(notMine.statusCode).toBe(422);
-    const docs = (await pull(a.staff, 'time-entries')).json().documents as Array<{ userId: string }>;
+    const docs = (await pull(a.staff, 'time-entries')).json().documents as Array<{
+      userId: string;
+    }>;
     expect(docs.length).toBeGreaterThan(0);
     expect(docs.every((d) => d.userId === a.staff.id)).toBe(true);
   });
@@ -134,16 +207,26 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
     const own = booking(a.org.id, a.parent.id);
     const childs = booking(a.org.id, a.childId);
     expect((await pushNew(a.parent, 'bookings', [own, childs])).json()).toEqual([]);
-    expect((await pushNew(a.other, 'bookings', [booking(a.org.id, a.otherCustomerId)])).json()).toEqual([]);
-    expect((await pushNew(b.parent, 'bookings', [booking(b.org.id, b.parent.id)])).json()).toEqual([]);
+    expect(
+      (await pushNew(a.other, 'bookings', [booking(a.org.id, a.otherCustomerId)])).json(),
+    ).toEqual([]);
+    expect((await pushNew(b.parent, 'bookings', [booking(b.org.id, b.parent.id)])).json()).toEqual(
+      [],
+    );
 
-    const parentSees = (await pull(a.parent, 'bookings')).json().documents.map((d: { id: string }) => d.id);
+    const parentSees = (await pull(a.parent, 'bookings'))
+      .json()
+      .documents.map((d: { id: string }) => d.id);
     expect(parentSees.sort()).toEqual([own.id, childs.id].sort());
-    const managerSees = (await pull(a.manager, 'bookings')).json().documents as Array<{ orgId: string }>;
+    const managerSees = (await pull(a.manager, 'bookings')).json().documents as Array<{
+      orgId: string;
+    }>;
     expect(managerSees).toHaveLength(3);
     expect(managerSees.every((d) => d.orgId === a.org.id)).toBe(true);
 
-    const forSomeoneElse = await pushNew(a.parent, 'bookings', [booking(a.org.id, a.otherCustomerId)]);
+    const forSomeoneElse = await pushNew(a.parent, 'bookings', [
+      booking(a.org.id, a.otherCustomerId),
+    ]);
     expect(forSomeoneElse.statusCode).toBe(422);
   });
 
@@ -151,15 +234,23 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
     const mine = booking(a.org.id, a.parent.id, { occurrenceId: 'spin-2026-11-25' });
     expect((await pushNew(a.parent, 'bookings', [mine])).json()).toEqual([]);
     const noShow = { ...mine, status: 'no-show', updatedAt: '2026-11-25T10:00:00.000Z' };
-    expect((await push(a.manager, 'bookings', [{ assumedMasterState: mine, newDocumentState: noShow }])).json()).toEqual([]);
+    expect(
+      (
+        await push(a.manager, 'bookings', [{ assumedMasterState: mine, newDocumentState: noShow }])
+      ).json(),
+    ).toEqual([]);
     const undo = { ...noShow, status: 'cancelled', updatedAt: '2026-11-25T11:00:00.000Z' };
-    const res = await push(a.parent, 'bookings', [{ assumedMasterState: noShow, newDocumentState: undo }]);
+    const res = await push(a.parent, 'bookings', [
+      { assumedMasterState: noShow, newDocumentState: undo },
+    ]);
     expect(res.statusCode).toBe(422);
     expect(res.json().errors[0].message).toBe(bookingMessages.settledByStaff);
   });
 
   it('refuses text PostgreSQL cannot store with 422, not 500', async () => {
-    const res = await pushNew(a.parent, 'bookings', [booking(a.org.id, a.parent.id, { occurrenceId: 'yoga\u0000x' })]);
+    const res = await pushNew(a.parent, 'bookings', [
+      booking(a.org.id, a.parent.id, { occurrenceId: 'yoga\u0000x' }),
+    ]);
     expect(res.statusCode).toBe(422);
   });
 
@@ -168,23 +259,37 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
     const own = (await pull(a.parent, 'roster')).json().documents;
     expect(own.map((d: { id: string }) => d.id)).toEqual([item.id]);
     const edit = { ...own[0], phone: '555-0100' };
-    const refused = await push(a.parent, 'roster', [{ assumedMasterState: own[0], newDocumentState: edit }]);
+    const refused = await push(a.parent, 'roster', [
+      { assumedMasterState: own[0], newDocumentState: edit },
+    ]);
     expect(refused.statusCode).toBe(422);
-    expect(refused.json().errors[0].message).toBe('You can read these documents but not change them.');
+    expect(refused.json().errors[0].message).toBe(
+      'You can read these documents but not change them.',
+    );
 
-    expect((await push(a.manager, 'roster', [{ assumedMasterState: own[0], newDocumentState: edit }])).json()).toEqual([]);
+    expect(
+      (
+        await push(a.manager, 'roster', [{ assumedMasterState: own[0], newDocumentState: edit }])
+      ).json(),
+    ).toEqual([]);
     const rename = { ...edit, athlete: { ...edit.athlete, firstName: 'Other' } };
-    const renamed = await push(a.manager, 'roster', [{ assumedMasterState: edit, newDocumentState: rename }]);
+    const renamed = await push(a.manager, 'roster', [
+      { assumedMasterState: edit, newDocumentState: rename },
+    ]);
     expect(renamed.json().errors[0].message).toBe(rosterMessages.athleteFixed);
   });
 
   it('answers bad input with 4xx, never 5xx', async () => {
     expect((await pull(a.manager, 'nope')).statusCode).toBe(404);
-    expect((await t.app.inject({ method: 'GET', url: '/api/sync/roster/pull' })).statusCode).toBe(401);
+    expect((await t.app.inject({ method: 'GET', url: '/api/sync/roster/pull' })).statusCode).toBe(
+      401,
+    );
     expect((await pull(a.manager, 'roster', '?lsn=abc&id=x')).statusCode).toBe(400);
     expect((await pull(a.manager, 'roster', '?lsn=5')).statusCode).toBe(400);
     expect((await push(a.manager, 'time-entries', { not: 'an array' })).statusCode).toBe(400);
-    expect((await push(a.manager, 'time-entries', [{ newDocumentState: { id: 'x' } }])).statusCode).toBe(422);
+    expect(
+      (await push(a.manager, 'time-entries', [{ newDocumentState: { id: 'x' } }])).statusCode,
+    ).toBe(422);
     expect((await pull(a.parent, 'time-entries')).statusCode).toBe(403);
     expect((await pull(a.staff, 'roster')).statusCode).toBe(403);
   });

@@ -23,7 +23,8 @@ const collectionParams = z.object({ collection: z.string() });
 
 function definitionOf(params: unknown) {
   const { collection } = collectionParams.parse(params);
-  if (!isCollectionName(collection)) throw new NotFound(`There is no collection named ${collection}.`);
+  if (!isCollectionName(collection))
+    throw new NotFound(`There is no collection named ${collection}.`);
   return collectionDefinitions[collection];
 }
 
@@ -40,7 +41,8 @@ export const syncRoutes = fp(
       const session = await requireSession(request);
       const query = pullQuerySchema.parse(request.query);
       const scope = collection.scopeFor(await actorOf(app.db, session));
-      const checkpoint = query.id !== undefined && query.lsn !== undefined ? { id: query.id, lsn: query.lsn } : null;
+      const checkpoint =
+        query.id !== undefined && query.lsn !== undefined ? { id: query.id, lsn: query.lsn } : null;
       return pullChanges(app.db, collection, scope, checkpoint, query.batchSize);
     });
 
@@ -60,7 +62,12 @@ export const syncRoutes = fp(
     app.get('/api/sync/stream', async (request, reply) => {
       const session = await requireSession(request);
       const actor = await actorOf(app.db, session);
-      openStream(reply, hub, actor, async () => (await findLiveSession(app.db, session.sessionId)) !== null);
+      openStream(
+        reply,
+        hub,
+        actor,
+        async () => (await findLiveSession(app.db, session.sessionId)) !== null,
+      );
     });
   },
   { name: 'sync', dependencies: ['db', 'session'] },

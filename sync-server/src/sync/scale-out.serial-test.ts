@@ -19,7 +19,11 @@ describe.runIf(process.env.DATABASE_URL)('two servers on one PostgreSQL', () => 
   beforeAll(async () => {
     first = await createTestApp('postgres');
     secondDatabase = await openDatabase({ databaseUrl: first.databaseUrl, maxConnections: 3 });
-    const config = loadConfig({ NODE_ENV: 'test', SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789', PWA_DIST: '/nonexistent' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+      PWA_DIST: '/nonexistent',
+    });
     second = await buildApp({ config, database: secondDatabase });
     org = await seedSyncOrg(first.app, first.db);
   });
@@ -31,7 +35,10 @@ describe.runIf(process.env.DATABASE_URL)('two servers on one PostgreSQL', () => 
 
   it('carries a write on one server to a live client of the other within a second', async () => {
     const base = await listenOnLoopback(second);
-    const stream = await openSse(`${base}/api/sync/stream`, org.manager.jar.headers() as Record<string, string>);
+    const stream = await openSse(
+      `${base}/api/sync/stream`,
+      org.manager.jar.headers() as Record<string, string>,
+    );
     try {
       await stream.next((e) => e.event === 'resync');
       const started = Date.now();
@@ -39,7 +46,9 @@ describe.runIf(process.env.DATABASE_URL)('two servers on one PostgreSQL', () => 
         method: 'POST',
         url: '/api/sync/time-entries/push',
         headers: org.manager.jar.headers(),
-        payload: [{ assumedMasterState: null, newDocumentState: timeEntry(org.org.id, org.manager.id) }],
+        payload: [
+          { assumedMasterState: null, newDocumentState: timeEntry(org.org.id, org.manager.id) },
+        ],
       });
       expect(res.statusCode).toBe(200);
       await stream.next(changeOf('time-entries'), 1000);

@@ -16,7 +16,8 @@ function scopeOf(name: CollectionName) {
   return (actor: Actor): Scope => {
     const access = accessTo(name, actor);
     if (!access || !actor.orgId) throw new Forbidden('You may not replicate this collection.');
-    const ownerIds = access.reach === 'all' ? null : access.reach === 'own' ? [actor.userId] : actor.familyUserIds;
+    const ownerIds =
+      access.reach === 'all' ? null : access.reach === 'own' ? [actor.userId] : actor.familyUserIds;
     return { orgId: actor.orgId, ownerIds, writable: access.writable };
   };
 }
