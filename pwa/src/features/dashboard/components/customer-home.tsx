@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { ShortcutGrid } from './shortcut-grid.tsx';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
 import { customerNavigation } from '@platform/schema/organizations/navigation.rules';
 
@@ -11,15 +11,7 @@ export function CustomerHome({ user, orgId }: { user: CurrentUser; orgId: string
     <section className="page">
       <h1>Hello, {user.firstName || user.fullName}</h1>
       {user.org && <p className="lead">{user.org.label}</p>}
-      <ul className="shortcut-grid">
-        {shortcuts.map((item) => (
-          <li key={item.path}>
-            <Link to={item.path} className="shortcut">
-              {item.label}
-            </Link>
-          </li>
-        ))}
-      </ul>
+      <ShortcutGrid items={shortcuts} />
       {user.children.length > 0 && (
         <section className="shortcut-group">
           <h2>Child accounts</h2>

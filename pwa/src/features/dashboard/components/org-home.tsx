@@ -1,4 +1,4 @@
-import { Link } from 'react-router';
+import { ShortcutGrid } from './shortcut-grid.tsx';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
 import { visibleNavigation } from '@platform/schema/organizations/navigation.rules';
 
@@ -20,15 +20,7 @@ export function OrgHome({ user }: { user: CurrentUser }) {
       {sections.map((section) => (
         <section key={section.label} className="shortcut-group">
           <h2>{section.label}</h2>
-          <ul className="shortcut-grid">
-            {section.items.map((item) => (
-              <li key={item.path}>
-                <Link to={item.path} className="shortcut">
-                  {item.label}
-                </Link>
-              </li>
-            ))}
-          </ul>
+          <ShortcutGrid items={section.items} />
         </section>
       ))}
     </section>
