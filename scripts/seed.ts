@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { claims, timeTrackingClaims } from '@platform/schema/organizations/claims';
 import { guardianLinks, memberships, organizations, rosterItems, users } from '@platform/schema/db';
 import type { Db } from '../sync-server/src/db/open-database.ts';
+import { saveBrandingSettings, uploadLogo } from '../sync-server/src/branding/branding.service.ts';
 
 export const DEMO_PASSWORD = 'demo-pass-2026';
 
@@ -127,8 +128,23 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
       userIds: { owner, staff, parent, jobber: jobberOwner, admin, child: child.id },
     };
   });
+  // Zipper's customer app wears its own name, colours and logo (issue 5 branding).
+  await saveBrandingSettings(db, seed.zipperOrgId, {
+    appName: 'Zipper Fitness',
+    shortName: 'Zipper',
+    themeColor: '#c2410c',
+    backgroundColor: '#fff7ed',
+    timezone: 'America/New_York',
+  });
+  await uploadLogo(db, seed.zipperOrgId, Buffer.from(zipperLogoSvg));
   return { created: true, seed };
 }
+
+/** Zipper Fitness's demo logo: a white Z on an orange tile. */
+const zipperLogoSvg = `<svg xmlns="http://www.w3.org/2000/svg" width="512" height="512" viewBox="0 0 512 512">
+<rect width="512" height="512" rx="96" fill="#c2410c"/>
+<path d="M150 150h212v40L206 322h156v40H150v-40l156-132H150z" fill="#fff"/>
+</svg>`;
 
 async function readSeed(db: Db): Promise<DemoSeed> {
   const idOf = async (email: string) =>

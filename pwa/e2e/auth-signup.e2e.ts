@@ -62,11 +62,20 @@ describe('signing up', () => {
     );
     expect(await page.getByLabel('First name', { exact: true }).inputValue()).toBe('Nora');
     await agree(page);
+    // The redirect follows 'Created!' after 750 ms: hold its page back until the colour is read,
+    // so a slow machine cannot navigate away mid-check.
+    let releaseRedirect = () => {};
+    const redirectHeld = new Promise<void>((resolve) => (releaseRedirect = resolve));
+    await page.route('**/dashboard/sites/create', async (route) => {
+      await redirectHeld;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Create account' }).click();
     const created = page.getByRole('button', { name: signupMessages.created });
     await created.waitFor();
     // spec §4: 'Created!' in green.
     const background = await created.evaluate((button) => getComputedStyle(button).backgroundColor);
+    releaseRedirect();
     const [red = 0, green = 0, blue = 0] = background.match(/\d+/g)?.map(Number) ?? [];
     expect(green).toBeGreaterThan(red);
     expect(green).toBeGreaterThan(blue);

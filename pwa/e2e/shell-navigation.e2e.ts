@@ -55,8 +55,8 @@ describe('the navigation each person sees', () => {
     // The org home greets and offers the same places as shortcuts.
     await page.getByRole('heading', { name: 'Welcome, Olivia' }).waitFor();
     // A sidebar page that a later issue fills says so plainly.
-    await sidebar(page).getByRole('link', { name: 'Customers' }).click();
-    await page.getByRole('heading', { name: 'Customers', level: 1 }).waitFor();
+    await sidebar(page).getByRole('link', { name: 'Leads' }).click();
+    await page.getByRole('heading', { name: 'Leads', level: 1 }).waitFor();
     await page.getByText('This part of the platform is not built yet.').waitFor();
     const menu = await userMenuItems(page);
     expect(menu).toEqual([

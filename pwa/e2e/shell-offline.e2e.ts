@@ -41,7 +41,9 @@ describe('offline and installable', () => {
       await controlled();
     }
   }
-  const offlineIndicator = () => page.getByRole('status').filter({ hasText: /^Offline$/ });
+  // The page's offline indicator (the sync indicator beside it may say Offline too).
+  const offlineIndicator = () =>
+    page.locator('.offline-indicator').filter({ hasText: /^Offline$/ });
   const needsConnection = () =>
     page.getByText('You are offline. This page needs a connection the first time.');
 

@@ -1,6 +1,38 @@
-import { savedOfflineMessage } from '@platform/schema/time-tracking/time-tracking.messages';
+import { readFile } from 'node:fs/promises';
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { addDays, dayKeyOf, mondayOf } from '@platform/schema/time-tracking/org-calendar';
+import {
+  savedOfflineMessage,
+  timeEntryEditMessages,
+} from '@platform/schema/time-tracking/time-tracking.messages';
 import { demoLogins, logIn, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
+
+// Zipper Fitness (the seed) keeps its days in New York; last week is all in the past.
+const zone = 'America/New_York';
+const lastMonday = addDays(mondayOf(dayKeyOf(Date.now(), zone)), -7);
+const lastSunday = addDays(lastMonday, 6);
+const wednesday = addDays(lastMonday, 2);
+/** The heading of a day's list, as the page writes it (the context's locale is en-US). */
+const dayHeading = (day: string) =>
+  new Intl.DateTimeFormat('en-US', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  }).format(new Date(`${day}T12:00:00.000Z`));
+
+const toast = (page: Page, text: string) =>
+  page.getByRole('status', { name: 'Notifications' }).getByText(text);
+const weekRegion = (page: Page) => page.getByRole('region', { name: 'Week', exact: true });
+const dayRegion = (page: Page, day: string) =>
+  weekRegion(page).getByRole('region', { name: dayHeading(day), exact: true });
+/** The cells of the one entry in a day's list. */
+async function entryCells(page: Page, day: string): Promise<string[]> {
+  const rows = dayRegion(page, day).getByRole('row');
+  await expect.poll(() => rows.count()).toBe(2);
+  return (await rows.nth(1).getByRole('cell').allTextContents()).slice(0, 4);
+}
 
 /** spec §3 Time tracking, §4 its moves, §7 POST /api/time-tracking, §8 its toasts. */
 describe('the time-tracking screen', () => {
@@ -69,5 +101,72 @@ describe('the time-tracking screen', () => {
     await expect.poll(() => rows.count()).toBe(3);
     expect(await rows.nth(2).getByRole('cell').nth(1).textContent()).toBe('Running');
     await context.close();
+  });
+
+  it('lets a manager correct a staff member’s entry, with the week’s totals, and the staff member sees it', async () => {
+    // Sam adds last Wednesday's hours himself, 09:00–17:00.
+    const staffContext = await env.browser.newContext({ locale: 'en-US' });
+    const staff = await staffContext.newPage();
+    await logIn(staff, env.server.url, demoLogins.staff.email);
+    await staff.goto(`${env.server.url}/dashboard/time-tracking`);
+    await staff.getByRole('button', { name: 'Previous week' }).click();
+    await weekRegion(staff).getByRole('button', { name: 'Add entry' }).click();
+    const add = staff.getByRole('dialog', { name: 'Add time entry' });
+    await add.getByLabel('Start', { exact: true }).fill(`${wednesday}T09:00`);
+    await add.getByLabel('End', { exact: true }).fill(`${wednesday}T17:00`);
+    await add.getByRole('button', { name: 'Save' }).click();
+    await toast(staff, timeEntryEditMessages.created).waitFor();
+    expect(await entryCells(staff, wednesday)).toEqual(['09:00', '17:00', 'None', '8h 00m']);
+
+    // The owner sees it in the team's week, picks Sam and corrects it.
+    const owner = await (await env.browser.newContext({ locale: 'en-US' })).newPage();
+    await logIn(owner, env.server.url, demoLogins.owner.email);
+    await owner.goto(`${env.server.url}/dashboard/time-tracking`);
+    await owner.getByRole('button', { name: 'Previous week' }).click();
+    const team = owner.getByRole('region', { name: 'Team', exact: true });
+    await team.getByText('Team total: 8h 00m').waitFor();
+    await team.getByRole('button', { name: demoLogins.staff.name }).click();
+    await expect
+      .poll(() => weekRegion(owner).getByLabel('Person').inputValue())
+      .toBe(env.server.seed.userIds.staff);
+    expect(await entryCells(owner, wednesday)).toEqual(['09:00', '17:00', 'None', '8h 00m']);
+
+    await dayRegion(owner, wednesday)
+      .getByRole('button', { name: /^Edit entry/ })
+      .click();
+    const edit = owner.getByRole('dialog', { name: 'Edit time entry' });
+    await edit.getByLabel('Start', { exact: true }).fill(`${wednesday}T08:30`);
+    await edit.getByLabel('End', { exact: true }).fill(`${wednesday}T17:15`);
+    await edit.getByRole('button', { name: 'Add break' }).click();
+    await edit.getByLabel('Break 1 start').fill(`${wednesday}T12:00`);
+    await edit.getByLabel('Break 1 end').fill(`${wednesday}T12:45`);
+    await edit.getByRole('button', { name: 'Save' }).click();
+    await toast(owner, timeEntryEditMessages.updated).waitFor();
+    await edit.waitFor({ state: 'detached' });
+    expect(await entryCells(owner, wednesday)).toEqual(['08:30', '17:15', '12:00–12:45', '8h 00m']);
+    await dayRegion(owner, wednesday).getByText('Day total: 8h 00m').waitFor();
+    await weekRegion(owner).getByText('Week total: 8h 00m').waitFor();
+
+    // Sam sees the corrected times.
+    await staff.reload();
+    await staff.getByRole('button', { name: 'Previous week' }).click();
+    expect(await entryCells(staff, wednesday)).toEqual(['08:30', '17:15', '12:00–12:45', '8h 00m']);
+    await weekRegion(staff).getByText('Week total: 8h 00m').waitFor();
+    await staffContext.close();
+
+    // The payroll export of last week: the one corrected entry.
+    const exportRegion = owner.getByRole('region', { name: 'Export', exact: true });
+    expect(await exportRegion.getByLabel('From').inputValue()).toBe(lastMonday);
+    expect(await exportRegion.getByLabel('To').inputValue()).toBe(lastSunday);
+    const [download] = await Promise.all([
+      owner.waitForEvent('download'),
+      exportRegion.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`time-entries-${lastMonday}-to-${lastSunday}.csv`);
+    const csv = await readFile(await download.path(), 'utf8');
+    expect(csv).toBe(
+      '\uFEFFPerson,Email,Date,Start,End,Break minutes,Worked hours\r\n' +
+        `${demoLogins.staff.name},${demoLogins.staff.email},${wednesday},08:30,17:15,45,8.00\r\n`,
+    );
   });
 });

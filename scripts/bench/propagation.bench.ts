@@ -202,7 +202,8 @@ await runBench('propagation', 170_000, async () => {
         orgId: org.id,
         userId: writer.id,
         startTime: new Date(start).toISOString(),
-        endTime: null,
+        // Finished, 30 s each a minute apart: one person's entries must not overlap (issue 6).
+        endTime: new Date(start + 30_000).toISOString(),
         breakIntervals: [],
         updatedAt: new Date(start).toISOString(),
         _deleted: false,

@@ -6,6 +6,8 @@ import type { Database } from './db/open-database.ts';
 import type { Mailer } from './adapters/mailer/port.ts';
 import { OutboxMailer } from './adapters/mailer/outbox.ts';
 import { SmtpMailer } from './adapters/mailer/smtp.ts';
+import type { Notifier } from './adapters/notifier/port.ts';
+import { createNotifier } from './adapters/notifier/create-notifier.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { httpMapPlugin } from './plugins/http-map.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
@@ -13,12 +15,15 @@ import { sessionPlugin } from './plugins/session.ts';
 import { healthRoutes } from './health/routes.ts';
 import { webManifestRoutes } from './web-manifest/routes.ts';
 import { registerSpa } from './web/spa.ts';
+import { brandShell } from './branding/routes.ts';
 import { registerFeatures } from './features.ts';
 
 export type AppDeps = {
   config: Config;
   database: Database;
   mailer?: Mailer;
+  /** Tests inject one (an outbox, or an adapter pointed at a local push service). */
+  notifier?: Notifier;
   logger?: FastifyServerOptions['logger'];
   /** Google's signing keys; tests pass a local key set (jose createLocalJWKSet). */
   googleKeys?: JWTVerifyGetKey;
@@ -28,6 +33,7 @@ declare module 'fastify' {
   interface FastifyInstance {
     config: Config;
     mailer: Mailer;
+    notifier: Notifier;
   }
 }
 
@@ -47,6 +53,9 @@ export async function buildApp(deps: AppDeps) {
         ? new SmtpMailer(deps.database.db, deps.config.smtpUrl, deps.config.mailFrom)
         : new OutboxMailer(deps.database.db)),
   );
+  const notifier = deps.notifier ?? (await createNotifier(deps.database.db, deps.config.push));
+  app.decorate('notifier', notifier);
+  app.addHook('onClose', async () => notifier.close?.());
   await app.register(formbody);
   await app.register(httpMapPlugin);
   await app.register(dbPlugin, { database: deps.database });
@@ -55,6 +64,6 @@ export async function buildApp(deps: AppDeps) {
   await app.register(healthRoutes);
   await app.register(webManifestRoutes);
   await registerFeatures(app, { googleKeys: deps.googleKeys });
-  await registerSpa(app, deps.config.pwaDist);
+  await registerSpa(app, deps.config.pwaDist, brandShell(app));
   return app;
 }

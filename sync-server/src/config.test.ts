@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -31,5 +31,65 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET: required in production/);
     const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), PUBLIC_URL: 'https://app.example' });
     expect(config.secureCookies).toBe(true);
+  });
+
+  describe('push notifications (Notifier adapter)', () => {
+    const vapid = {
+      VAPID_PUBLIC_KEY: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',
+      VAPID_PRIVATE_KEY: 'UUxI4O8-FbRouAevSmBQ6o18hgE4nSG3qwvJTfKc-ls',
+    };
+    const account = { project_id: 'demo', client_email: 'push@demo.iam.gserviceaccount.com', private_key: '-----BEGIN PRIVATE KEY-----\nx\n-----END PRIVATE KEY-----\n' };
+    const webConfig = { apiKey: 'k', projectId: 'demo', messagingSenderId: '1', appId: '1:1:web:1', vapidKey: 'BPublic' };
+    const test = { NODE_ENV: 'test' as const, SESSION_SECRET: 'x'.repeat(40) };
+
+    it('records only in tests; in development generates a VAPID pair once, kept in DATA_DIR', () => {
+      expect(loadConfig(test).push).toEqual({ adapter: 'outbox' });
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'cfg-'));
+      const push = loadConfig({ DATA_DIR: dataDir }).push;
+      if (push.adapter !== 'web-push') throw new Error(`expected web-push, got ${push.adapter}`);
+      expect(JSON.parse(readFileSync(path.join(dataDir, 'vapid-keys.json'), 'utf8'))).toEqual({ publicKey: push.vapid.publicKey, privateKey: push.vapid.privateKey });
+      expect(loadConfig({ DATA_DIR: dataDir }).push).toEqual(push);
+    });
+
+    it('uses the VAPID keys given, and Firebase (JSON or a file) over them', () => {
+      expect(loadConfig({ ...test, ...vapid, VAPID_SUBJECT: 'mailto:ops@example.com' }).push).toEqual({
+        adapter: 'web-push',
+        vapid: { subject: 'mailto:ops@example.com', publicKey: vapid.VAPID_PUBLIC_KEY, privateKey: vapid.VAPID_PRIVATE_KEY },
+      });
+      const file = path.join(mkdtempSync(path.join(tmpdir(), 'cfg-')), 'service-account.json');
+      writeFileSync(file, JSON.stringify(account));
+      for (const serviceAccount of [JSON.stringify(account), file]) {
+        const push = loadConfig({ ...test, ...vapid, FIREBASE_SERVICE_ACCOUNT: serviceAccount, FIREBASE_WEB_CONFIG: JSON.stringify(webConfig) }).push;
+        expect(push).toEqual({
+          adapter: 'firebase',
+          serviceAccount: account,
+          web: { firebaseConfig: { apiKey: 'k', projectId: 'demo', messagingSenderId: '1', appId: '1:1:web:1' }, vapidKey: 'BPublic' },
+        });
+      }
+    });
+
+    it('names each push problem on its own line', () => {
+      const problems = (env: Record<string, string>) => {
+        try {
+          loadConfig({ ...test, ...env });
+        } catch (error) {
+          expect(error).toBeInstanceOf(ConfigError);
+          return (error as Error).message;
+        }
+        throw new Error('expected a ConfigError');
+      };
+      const malformed = problems({ FIREBASE_SERVICE_ACCOUNT: '/nonexistent/sa.json', FIREBASE_WEB_CONFIG: '{"apiKey":1}', VAPID_PUBLIC_KEY: 'short', VAPID_SUBJECT: 'http://x' });
+      expect(malformed).toMatch(/^ {2}FIREBASE_SERVICE_ACCOUNT: FIREBASE_SERVICE_ACCOUNT names no readable file: \/nonexistent\/sa.json \(give the JSON or its path\)$/m);
+      expect(malformed).toMatch(/^ {2}FIREBASE_WEB_CONFIG: FIREBASE_WEB_CONFIG must be the web app config JSON with apiKey, projectId, messagingSenderId and appId$/m);
+      expect(malformed).toMatch(/^ {2}VAPID_PUBLIC_KEY: VAPID_PUBLIC_KEY must be a base64url P-256 key of 65 bytes/m);
+      expect(malformed).toMatch(/^ {2}VAPID_SUBJECT: VAPID_SUBJECT must be a mailto: address or an https: URL/m);
+      expect(problems({ FIREBASE_SERVICE_ACCOUNT: JSON.stringify(account), VAPID_PUBLIC_KEY: vapid.VAPID_PUBLIC_KEY })).toMatch(
+        /^ {2}FIREBASE_WEB_CONFIG: required with FIREBASE_SERVICE_ACCOUNT\n {2}VAPID_PRIVATE_KEY: required with VAPID_PUBLIC_KEY$/m,
+      );
+      expect(problems({ FIREBASE_SERVICE_ACCOUNT: JSON.stringify(account), FIREBASE_WEB_CONFIG: JSON.stringify({ ...webConfig, projectId: 'other' }) })).toMatch(
+        /^ {2}FIREBASE_WEB_CONFIG: projectId other is not the service account's project demo$/m,
+      );
+      expect(problems({ ...vapid, NODE_ENV: 'production' })).toMatch(/^ {2}VAPID_SUBJECT: required with VAPID keys in production/m);
+    });
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { pushEnvShape, resolvePushConfig, type PushConfig } from './adapters/notifier/push-config.ts';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -18,6 +19,7 @@ const envSchema = z.object({
   GOOGLE_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
   PWA_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  ...pushEnvShape,
 });
 
 export type Config = {
@@ -32,6 +34,7 @@ export type Config = {
   smtpUrl: string | undefined;
   mailFrom: string;
   google: { clientId: string | undefined; jwksUrl: string };
+  push: PushConfig;
   pwaDist: string;
   logLevel: string;
 };
@@ -53,6 +56,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     if (e.NODE_ENV === 'production') throw new ConfigError('Invalid configuration:\n  SESSION_SECRET: required in production');
     sessionSecret = developmentSecret(dataDir);
   }
+  const push = resolvePushConfig(e, { env: e.NODE_ENV, dataDir });
+  if (!push.ok) throw new ConfigError(`Invalid configuration:\n${push.problems.map((p) => `  ${p}`).join('\n')}`);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -65,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     google: { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL },
+    push: push.config,
     pwaDist: path.resolve(e.PWA_DIST ?? path.join(import.meta.dirname, '../../pwa/dist')),
     logLevel: e.LOG_LEVEL,
   };

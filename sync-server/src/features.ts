@@ -1,7 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { authRoutes, type AuthRoutesOptions } from './auth/routes.ts';
+import { brandingRoutes } from './branding/routes.ts';
+import { crmRoutes } from './crm/routes.ts';
 import { devToolsRoutes } from './dev-tools/routes.ts';
+import { familiesRoutes } from './families/routes.ts';
+import { kioskRoutes } from './kiosk/routes.ts';
+import { notificationRoutes } from './notifications/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
+import { settingsRoutes } from './settings/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { timeTrackingRoutes } from './time-tracking/routes.ts';
 
@@ -11,7 +17,13 @@ export type FeatureOptions = AuthRoutesOptions;
 export async function registerFeatures(app: FastifyInstance, options: FeatureOptions = {}) {
   await app.register(authRoutes, { googleKeys: options.googleKeys });
   await app.register(organizationRoutes);
+  await app.register(brandingRoutes);
   await app.register(devToolsRoutes);
   await app.register(syncRoutes);
   await app.register(timeTrackingRoutes);
+  await app.register(notificationRoutes);
+  await app.register(familiesRoutes);
+  await app.register(settingsRoutes);
+  await app.register(kioskRoutes);
+  await app.register(crmRoutes);
 }

@@ -5,7 +5,13 @@ import { AuthLayout } from './layouts/auth-layout.tsx';
 import { DashboardLayout } from './layouts/dashboard-layout.tsx';
 import { CustomerLayout } from './layouts/customer-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
-import { authRoutes, dashboardRoutes, customerRoutes, publicRoutes } from './routes.tsx';
+import {
+  authRoutes,
+  dashboardRoutes,
+  customerRoutes,
+  kioskRoute,
+  publicRoutes,
+} from './routes.tsx';
 
 /** Every client route of spec §2. Server-owned paths (/api, /auth/logout, /dev) never reach here. */
 const routes: RouteObject[] = [
@@ -14,6 +20,7 @@ const routes: RouteObject[] = [
     errorElement: <RouteErrorPage />,
     children: [
       { index: true, element: <Navigate to="/dashboard" replace /> },
+      kioskRoute,
       {
         path: 'auth',
         element: <AuthLayout />,

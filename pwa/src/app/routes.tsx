@@ -26,7 +26,7 @@ const GoogleLoginPage = lazyComponent(
   'GoogleLoginPage',
 );
 const KioskModePage = lazyComponent(
-  () => import('../features/shell/pages/kiosk-mode-page.tsx'),
+  () => import('../features/kiosk/pages/kiosk-mode-page.tsx'),
   'KioskModePage',
 );
 const DashboardHomePage = lazyComponent(
@@ -50,13 +50,29 @@ const SitesCreatePage = lazyComponent(
   'SitesCreatePage',
 );
 const SmsPage = lazyComponent(() => import('../features/dashboard/pages/sms-page.tsx'), 'SmsPage');
-const CrmRedirectPage = lazyComponent(
-  () => import('../features/dashboard/pages/crm-redirect-page.tsx'),
-  'CrmRedirectPage',
+const Crm = lazyComponent(() => import('./pages/crm.tsx'), 'Crm');
+const CrmCustomerProfile = lazyComponent(() => import('./pages/crm.tsx'), 'CrmCustomerProfile');
+const CrmRedirect = lazyComponent(() => import('./pages/crm.tsx'), 'CrmRedirect');
+const OrganizationManagementPage = lazyComponent(
+  () => import('./pages/organization-management.tsx'),
+  'OrganizationManagement',
 );
+const Settings = lazyComponent(() => import('./pages/settings.tsx'), 'Settings');
 const TimeTrackingPage = lazyComponent(
   () => import('../features/time-tracking/pages/time-tracking-page.tsx'),
   'TimeTrackingPage',
+);
+const MyCalendarPage = lazyComponent(
+  () => import('../features/customer-app/pages/my-calendar-page.tsx'),
+  'MyCalendarPage',
+);
+const ShopPage = lazyComponent(
+  () => import('../features/customer-app/pages/shop-page.tsx'),
+  'ShopPage',
+);
+const PurchaseHistoryPage = lazyComponent(
+  () => import('../features/customer-app/pages/purchase-history-page.tsx'),
+  'PurchaseHistoryPage',
 );
 const TermsOfServicePage = lazyComponent(
   () => import('../features/shell/pages/terms-of-service-page.tsx'),
@@ -83,13 +99,17 @@ export const authRoutes: RouteObject[] = [
   { path: 'forgot-password', element: <ForgotPasswordPage /> },
   { path: 'reset-password', element: <ResetPasswordPage /> },
   { path: 'login-with-google', element: <GoogleLoginPage /> },
-  { path: 'kiosk-mode', element: <KioskModePage /> },
 ];
+
+/** spec §2 /auth/kiosk-mode: a full-screen front-desk clock of its own, outside AuthLayout. */
+export const kioskRoute: RouteObject = { path: 'auth/kiosk-mode', element: <KioskModePage /> };
 
 /** Sidebar entries with a page of their own; the rest are placeholders until their issue. */
 const sidebarPages: Partial<Record<string, ReactNode>> = {
   '/dashboard/sites': <SitesPage />,
   '/dashboard/time-tracking': <TimeTrackingPage />,
+  '/dashboard/crm': <Crm />,
+  '/dashboard/organization-management': <OrganizationManagementPage />,
 };
 
 /** Every sidebar entry is a page, gated like its link (claims, Jobber). spec §2, §6. */
@@ -112,9 +132,24 @@ export const dashboardRoutes: RouteObject[] = [
   ...sidebarRoutes,
   { path: 'dashboard/sites/create', element: <SitesCreatePage /> },
   { path: 'dashboard/sms/:tab', element: <SmsPage /> },
-  { path: 'dashboard/crm/redirect', element: <CrmRedirectPage /> },
+  {
+    path: 'dashboard/crm/redirect',
+    element: (
+      <RequireNavAccess navPath="/dashboard/crm" title="Customer profile">
+        <CrmRedirect />
+      </RequireNavAccess>
+    ),
+  },
+  {
+    path: 'dashboard/crm/customers/:rosterId',
+    element: (
+      <RequireNavAccess navPath="/dashboard/crm" title="Customer profile">
+        <CrmCustomerProfile />
+      </RequireNavAccess>
+    ),
+  },
   notBuilt('dashboard/org-subscription', 'Subscription & Billing'),
-  notBuilt('dashboard/settings', 'Settings'),
+  { path: 'dashboard/settings', element: <Settings /> },
   notBuilt('dashboard/customer-purchase', 'Purchase'),
   { path: 'dashboard/*', element: <NotFoundPage /> },
 ];
@@ -122,14 +157,14 @@ export const dashboardRoutes: RouteObject[] = [
 /** spec §2 Customer dashboard; with {orgId}, the branded customer app. */
 export const customerRoutes: RouteObject[] = [
   { path: 'dashboard-customer', element: <CustomerHomePage /> },
-  notBuilt('dashboard-customer/my-calendar', 'My calendar'),
-  notBuilt('dashboard-customer/shop', 'Shop'),
-  notBuilt('dashboard-customer/purchase-history', 'Purchase history'),
+  { path: 'dashboard-customer/my-calendar', element: <MyCalendarPage /> },
+  { path: 'dashboard-customer/shop', element: <ShopPage /> },
+  { path: 'dashboard-customer/purchase-history', element: <PurchaseHistoryPage /> },
   { path: 'dashboard-customer/:orgId', element: <CustomerHomePage /> },
-  notBuilt('dashboard-customer/:orgId/my-calendar', 'My calendar'),
-  notBuilt('dashboard-customer/:orgId/shop', 'Shop'),
-  notBuilt('dashboard-customer/:orgId/purchase-history', 'Purchase history'),
-  notBuilt('dashboard-customer/:orgId/settings', 'Settings'),
+  { path: 'dashboard-customer/:orgId/my-calendar', element: <MyCalendarPage /> },
+  { path: 'dashboard-customer/:orgId/shop', element: <ShopPage /> },
+  { path: 'dashboard-customer/:orgId/purchase-history', element: <PurchaseHistoryPage /> },
+  { path: 'dashboard-customer/:orgId/settings', element: <Settings /> },
   { path: 'dashboard-customer/:orgId/*', element: <NotFoundPage /> },
 ];
 

@@ -41,9 +41,29 @@ const userPrefix = (userId: string) => `account_${compact(userId)}`;
  * collection reaches for this viewer. Checkpoints and documents belong to a scope — reusing
  * them after switching organisation or view would skip rows and keep another tenant's data.
  */
-export function scopedDatabaseName(userId: string, viewer: Viewer): string {
+export function scopedDatabaseName(
+  userId: string,
+  viewer: Viewer,
+  /**
+   * The children a customer sees (a family scope): when a child is linked or disconnected the
+   * scope changes, so the device starts over from a full pull — a disconnected child's data
+   * must leave, and a newly linked child's older documents must arrive.
+   */
+  family: readonly string[] = [],
+): string {
   const reach = collectionNames.map((name) => accessTo(name, viewer)?.reach[0] ?? 'x').join('');
-  return `${userPrefix(userId)}_${viewer.orgId ? compact(viewer.orgId) : 'none'}_${viewer.view[0]}${reach}`;
+  const base = `${userPrefix(userId)}_${viewer.orgId ? compact(viewer.orgId) : 'none'}_${viewer.view[0]}${reach}`;
+  return family.length === 0 ? base : `${base}_f${fingerprint([...family].sort().join(','))}`;
+}
+
+/** FNV-1a, 32 bits: a short, stable name for a set of ids (not a secret). */
+function fingerprint(text: string): string {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (hash >>> 0).toString(36);
 }
 const storage = (options: StorageOptions) =>
   getRxStorageDexie(
@@ -104,11 +124,27 @@ export async function removeAccountDatabases(
   userId: string,
   options: StorageOptions = {},
 ): Promise<void> {
-  const prefix = userPrefix(userId);
+  await removeDatabasesMatching((name) => name.includes(userPrefix(userId)), options);
+}
+
+/** One scope's local database (a family scope left behind), deleted the same way. */
+export async function removeScopeDatabase(
+  name: string,
+  options: StorageOptions = {},
+): Promise<void> {
+  // Exactly this scope: another scope's name may start with this one's.
+  await removeDatabasesMatching(
+    (candidate) => candidate.includes(`-${name}--`) || candidate.endsWith(`:${name}`),
+    options,
+  );
+}
+
+async function removeDatabasesMatching(
+  matches: (name: string) => boolean,
+  options: StorageOptions,
+): Promise<void> {
   const factory = options.indexedDB ?? globalThis.indexedDB;
-  const names = (await factory.databases())
-    .map((d) => d.name ?? '')
-    .filter((n) => n.includes(prefix));
+  const names = (await factory.databases()).map((d) => d.name ?? '').filter(matches);
   await Promise.all(
     names.map(
       (name) =>
@@ -122,7 +158,7 @@ export async function removeAccountDatabases(
   );
   try {
     for (const key of Object.keys(globalThis.localStorage ?? {}))
-      if (key.includes(prefix)) globalThis.localStorage.removeItem(key);
+      if (matches(key)) globalThis.localStorage.removeItem(key);
   } catch {
     // No localStorage (tests) or it is unavailable: nothing was kept there.
   }

@@ -5,8 +5,10 @@ import {
   precacheAndRoute,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
-import { NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
-import { API_ME_CACHE, MANIFEST_CACHE } from '../lib/cache-names.ts';
+import { ExpirationPlugin } from 'workbox-expiration';
+import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
+import { API_ME_CACHE, BRAND_ASSETS_CACHE, MANIFEST_CACHE } from '../lib/cache-names.ts';
+import { registerPushHandlers } from './push.ts';
 
 declare const self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: Array<{ url: string; revision: string | null }>;
@@ -28,10 +30,29 @@ registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: serverOwned }),
 );
 
-// The manifest and its icons: fresh when online, from cache when not.
+// The manifests (the platform's and each organisation's) and the default icons: fresh when
+// online, from cache when not.
 registerRoute(
-  ({ url }) => url.pathname === '/manifest.webmanifest' || url.pathname.startsWith('/icons/'),
+  ({ url }) =>
+    url.pathname === '/manifest.webmanifest' ||
+    url.pathname.startsWith('/manifests/') ||
+    url.pathname.startsWith('/icons/'),
   new StaleWhileRevalidate({ cacheName: MANIFEST_CACHE }),
+);
+
+// An organisation's logo icons: their URLs carry the logo's version and never change content.
+registerRoute(
+  ({ url }) => url.pathname.startsWith('/org-assets/'),
+  new CacheFirst({
+    cacheName: BRAND_ASSETS_CACHE,
+    plugins: [new ExpirationPlugin({ maxEntries: 60, maxAgeSeconds: 365 * 24 * 60 * 60 })],
+  }),
+);
+
+// An organisation's public branding (its sign-in pages and install offer, also offline).
+registerRoute(
+  ({ url }) => url.pathname.startsWith('/api/branding/'),
+  new NetworkFirst({ cacheName: BRAND_ASSETS_CACHE, networkTimeoutSeconds: 3 }),
 );
 
 // The signed-in user, so the shell can draw the right navigation offline. A 401 means the
@@ -55,6 +76,8 @@ registerRoute(
 // The first install takes over the open page at once, so it works offline without a reload.
 // Later versions wait for the page to say SKIP_WAITING (the 'Update available' toast).
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+
+registerPushHandlers(self);
 
 self.addEventListener('message', (event) => {
   if ((event.data as { type?: string } | null)?.type === 'SKIP_WAITING') void self.skipWaiting();

@@ -36,6 +36,9 @@ export function openChangeStream(options: { url: string; fetch: typeof fetch }) 
           headers: { accept: 'text/event-stream' },
           signal: controller.signal,
           credentials: 'same-origin',
+          // Long-lived: never competes with the page's own loading (and Lighthouse does not
+          // wait for a high-priority request that never finishes).
+          priority: 'low',
         });
         if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
         states.next('open');

@@ -19,6 +19,8 @@ const merges: Record<CollectionName, Merge> = {
   roster: mergeRosterItems as unknown as Merge,
   'time-entries': mergeTimeEntries as unknown as Merge,
   bookings: mergeBookings as unknown as Merge,
+  // Read-only on devices: the organisation's branding as the server has it.
+  'org-branding': (master) => master,
 };
 
 /**

@@ -3,7 +3,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { firstValueFrom, filter } from 'rxjs';
 import { timeEntryMessages } from '@platform/schema/time-tracking/time-entry.rules';
 import { createTestApp, listenOnLoopback } from '../../../sync-server/src/testing/test-app.ts';
+import { insertTestUser } from '../../../sync-server/src/testing/auth-fixtures.ts';
 import {
+  booking,
   seedSyncOrg,
   timeEntry,
   type Person,
@@ -11,17 +13,26 @@ import {
 import {
   openAccountDatabase,
   removeAccountDatabases,
+  removeScopeDatabase,
   scopedDatabaseName,
   type AccountDatabase,
 } from '../db/database.ts';
+import type { CollectionName } from '@platform/schema/sync/collections';
+import { rosterItems } from '@platform/schema/db';
 import { saveDocument } from './local-writes.ts';
+import { removeStaleFamilyScopes } from './start-account-sync.ts';
 import { startSync, type SyncEngine } from './replication.ts';
 
 /**
  * A device: its own local database, and a fetch that keeps its cookies as a browser does
  * (set, replaced, cleared by the server) and can go offline.
  */
-async function device(label: string, who: Person, base: string) {
+async function device(
+  label: string,
+  who: Person,
+  base: string,
+  collections: CollectionName[] = ['time-entries'],
+) {
   const link = { online: true };
   const cookies = new Map(
     (who.jar.headers().cookie ?? '')
@@ -44,7 +55,7 @@ async function device(label: string, who: Person, base: string) {
   };
   const db = await openAccountDatabase(`${who.id}${label}`, { multiInstance: false });
   const sync = startSync(db, {
-    collections: ['time-entries'],
+    collections,
     baseUrl: base,
     fetch: deviceFetch,
     waitForLeadership: false,
@@ -87,7 +98,10 @@ describe('RxDB replication against the real server', () => {
     const kiosk = await device('kiosk', org.manager, base);
     const phone = await device('phone', org.manager, base);
     devices.push(kiosk, phone);
-    const entry = timeEntry(org.org.id, org.manager.id, { startTime: '2026-11-23T08:05:00.000Z' });
+    const entry = timeEntry(org.org.id, org.manager.id, {
+      startTime: '2026-11-23T08:05:00.000Z',
+      endTime: null,
+    });
     const { _deleted, ...doc } = entry;
     void _deleted;
     await saveDocument(kiosk.db, 'time-entries', doc, new Date('2026-11-23T08:05:00.000Z'));
@@ -142,7 +156,9 @@ describe('RxDB replication against the real server', () => {
   it('sets a refused change aside with the reason and keeps replicating the rest', async () => {
     const desk = await device('desk', org.manager, base);
     devices.push(desk);
-    const bad = { ...timeEntry(org.org.id, org.manager.id) };
+    const bad = {
+      ...timeEntry(org.org.id, org.manager.id, { startTime: '2026-11-25T08:00:00.000Z' }),
+    };
     const good = {
       ...timeEntry(org.org.id, org.manager.id, { startTime: '2026-11-24T08:00:00.000Z' }),
     };
@@ -197,22 +213,93 @@ describe('RxDB replication against the real server', () => {
     expect(phone.cookies.get('access_token')).toBeTruthy();
   });
 
+  it('skips a document it cannot read instead of stopping the collection at that checkpoint', async () => {
+    const people = await Promise.all([0, 1].map(() => insertTestUser(t.db)));
+    const [bad, good] = people.map((person) => ({
+      orgId: org.org.id,
+      userId: person.id,
+      lastName: 'Row',
+      updatedAt: new Date(),
+    }));
+    // Written past every schema (as an older server or a bug might): a name the app refuses.
+    await t.db.insert(rosterItems).values({ ...bad!, firstName: 'x'.repeat(400) });
+    await t.db.insert(rosterItems).values({ ...good!, firstName: 'Readable' });
+    const manager = await device('-unreadable', org.manager, base, ['roster']);
+    devices.push(manager);
+    const names = async () =>
+      (await manager.db.collectionOf('roster').find().exec()).map(
+        (d) => (d.toJSON() as unknown as { athlete: { firstName: string } }).athlete.firstName,
+      );
+    await until(async () => (await names()).includes('Readable'), 10_000);
+    expect((await names()).some((n) => n.length > 150)).toBe(false);
+  });
+
   it('keeps each scope in its own database and removes them all on sign-out', async () => {
     const inOrg = { view: 'org' as const, orgId: org.org.id, claims: ['manage-own-time-tracking'] };
     const asCustomer = { view: 'customer' as const, orgId: org.org.id, claims: [] };
     const widened = { ...inOrg, claims: ['manage-others-time-tracking'] };
-    expect(new Set([inOrg, asCustomer, widened].map((v) => scopedDatabaseName(org.staff.id, v))).size).toBe(3);
+    expect(
+      new Set([inOrg, asCustomer, widened].map((v) => scopedDatabaseName(org.staff.id, v))).size,
+    ).toBe(3);
 
-    const first = await openAccountDatabase(scopedDatabaseName(org.staff.id, inOrg), { multiInstance: false });
-    await first.collectionOf('time-entries').insert({ ...timeEntry(org.org.id, org.staff.id), _deleted: undefined });
+    const first = await openAccountDatabase(scopedDatabaseName(org.staff.id, inOrg), {
+      multiInstance: false,
+    });
+    await first
+      .collectionOf('time-entries')
+      .insert({ ...timeEntry(org.org.id, org.staff.id), _deleted: undefined });
     await first.close();
     // Switching view: another scope, another database — no checkpoint or document carried over.
-    const second = await openAccountDatabase(scopedDatabaseName(org.staff.id, asCustomer), { multiInstance: false });
+    const second = await openAccountDatabase(scopedDatabaseName(org.staff.id, asCustomer), {
+      multiInstance: false,
+    });
     expect(await second.collectionOf('time-entries').count().exec()).toBe(0);
     await second.close();
 
     await removeAccountDatabases(org.staff.id);
     const prefix = `account_${org.staff.id.replace(/-/g, '')}`;
     expect((await indexedDB.databases()).filter((d) => d.name?.includes(prefix))).toEqual([]);
+  });
+
+  it('gives each family its own scope and removes exactly the one a family change leaves', async () => {
+    const viewer = { view: 'customer' as const, orgId: org.org.id, claims: [] };
+    const alone = scopedDatabaseName(org.parent.id, viewer);
+    const withKid = scopedDatabaseName(org.parent.id, viewer, [org.childId]);
+    const twoKids = scopedDatabaseName(org.parent.id, viewer, [
+      '00000000-0000-4000-8000-000000000001',
+      org.childId,
+    ]);
+    expect(new Set([alone, withKid, twoKids]).size).toBe(3);
+    // The order children are listed in does not make another scope.
+    expect(
+      scopedDatabaseName(org.parent.id, viewer, [
+        org.childId,
+        '00000000-0000-4000-8000-000000000001',
+      ]),
+    ).toBe(twoKids);
+
+    for (const name of [alone, withKid]) {
+      const db = await openAccountDatabase(name, { multiInstance: false });
+      await db
+        .collectionOf('bookings')
+        .insert({ ...booking(org.org.id, org.parent.id), _deleted: undefined });
+      await db.close();
+    }
+    // Leaving the family without children (a child was linked): only that scope goes, not the
+    // new one whose name starts the same way.
+    await removeScopeDatabase(alone);
+    const names = (await indexedDB.databases()).map((d) => d.name ?? '');
+    expect(names.some((n) => n.includes(`-${alone}--`))).toBe(false);
+    expect(names.some((n) => n.includes(`-${withKid}--`))).toBe(true);
+
+    // Starting in the two-children scope clears every older family scope of this account and
+    // scope — here the one-child scope, as after the app was closed when a child was linked.
+    const current = await openAccountDatabase(twoKids, { multiInstance: false });
+    await removeStaleFamilyScopes(alone, twoKids);
+    const after = (await indexedDB.databases()).map((d) => d.name ?? '');
+    expect(after.some((n) => n.includes(`-${withKid}--`))).toBe(false);
+    expect(after.some((n) => n.includes(`-${twoKids}--`))).toBe(true);
+    await current.close();
+    await removeAccountDatabases(org.parent.id);
   });
 });

@@ -75,10 +75,19 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
   const states = options.collections.map((name) => {
     const collection = db.collectionOf(name);
     const wireSchema = withDeleted(replicatedCollections[name].schema);
+    // Documents are checked one by one: a document this version of the app cannot read is
+    // skipped (and reported), never allowed to stop the collection at one checkpoint forever.
     const pullSchema = z.object({
-      documents: z.array(wireSchema),
+      documents: z.array(z.unknown()),
       checkpoint: checkpointSchema.nullable(),
     });
+    const readable = (documents: unknown[]): WithDeleted<Doc>[] =>
+      documents.flatMap((document) => {
+        const parsed = wireSchema.safeParse(document);
+        if (parsed.success) return [parsed.data as WithDeleted<Doc>];
+        console.error(`sync: skipped an unreadable ${name} document`, parsed.error.issues);
+        return [];
+      });
     const refused = db.refusedIds(name);
     const trigger = new Subject<RxReplicationPullStreamItem<Doc, Checkpoint>>();
     triggers.set(name, trigger);
@@ -151,7 +160,7 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
           if (!response.ok) throw new SyncHttpError(response.status);
           const body = pullSchema.parse(await response.json());
           return {
-            documents: body.documents as WithDeleted<Doc>[],
+            documents: readable(body.documents),
             checkpoint: body.checkpoint ?? checkpoint,
           };
         },

@@ -3,19 +3,35 @@ import { collectionsFor, type Viewer } from '@platform/schema/sync/access.rules'
 import {
   openAccountDatabase,
   removeAccountDatabases,
+  removeScopeDatabase,
   scopedDatabaseName,
   type AccountDatabase,
 } from '../db/database.ts';
+import { pendingWritesOf } from './pending-writes.ts';
 import { startSync, type SyncEngine } from './replication.ts';
 
-export type AccountSync = { db: AccountDatabase; engine: SyncEngine; stop: () => Promise<void> };
+export type AccountSync = {
+  db: AccountDatabase;
+  engine: SyncEngine;
+  stop: () => Promise<void>;
+};
 
 /**
  * Opens the local database of the account's current scope and replicates what it may see.
  * Loaded on demand (RxDB is not part of the first paint); one database is open at a time.
  */
-export async function startAccountSync(userId: string, viewer: Viewer): Promise<AccountSync> {
-  const db = await openAccountDatabase(scopedDatabaseName(userId, viewer));
+export async function startAccountSync(
+  userId: string,
+  viewer: Viewer,
+  family: readonly string[] = [],
+): Promise<AccountSync> {
+  const db = await openAccountDatabase(scopedDatabaseName(userId, viewer, family));
+  // Earlier family scopes of this account and scope (a child linked or disconnected since, on
+  // this device or another, with the app open or not) leave the device: a disconnected child's
+  // documents must not stay. One with changes still waiting to be sent is kept.
+  void removeStaleFamilyScopes(scopedDatabaseName(userId, viewer), db.name).catch(
+    (error: unknown) => console.warn('old family data could not be removed', error),
+  );
   const online$ = merge(fromEvent(window, 'online'), fromEvent(window, 'offline')).pipe(
     map(() => navigator.onLine),
     startWith(navigator.onLine),
@@ -24,16 +40,28 @@ export async function startAccountSync(userId: string, viewer: Viewer): Promise<
   const reconnect = () => engine.reconnect();
   window.addEventListener('online', reconnect);
   let stopped: Promise<void> | null = null;
+  const stop = () =>
+    (stopped ??= (async () => {
+      window.removeEventListener('online', reconnect);
+      await engine.stop();
+      await db.close();
+    })());
   return {
     db,
     engine,
-    stop: () =>
-      (stopped ??= (async () => {
-        window.removeEventListener('online', reconnect);
-        await engine.stop();
-        await db.close();
-      })()),
+    stop,
   };
+}
+
+export async function removeStaleFamilyScopes(base: string, current: string): Promise<void> {
+  const pattern = new RegExp(`^rxdb-dexie-(${base}(?:_f[a-z0-9]+)?)--`);
+  const scopes = new Set(
+    (await indexedDB.databases()).flatMap((d) => pattern.exec(d.name ?? '')?.[1] ?? []),
+  );
+  for (const name of scopes) {
+    if (name !== current && pendingWritesOf(name).count$.value === 0)
+      await removeScopeDatabase(name);
+  }
 }
 
 /** Signing out: the account's local data leaves the device (close its database first). */

@@ -34,6 +34,14 @@ export function SyncProvider({ user, children }: { user: CurrentUser; children: 
   const running = useRef<Promise<AccountSync | null>>(Promise.resolve(null));
   const orgId = user.org?.id ?? null;
   const claimsKey = user.claims.join(',');
+  // A customer's scope includes their children: linking or disconnecting one starts a new scope.
+  const familyKey =
+    user.view === 'customer'
+      ? user.children
+          .map((c) => c.id)
+          .sort()
+          .join(',')
+      : '';
 
   useEffect(() => {
     let live = true;
@@ -42,11 +50,11 @@ export function SyncProvider({ user, children }: { user: CurrentUser; children: 
       .then((previous) => previous?.stop())
       .then(() => import('./start-account-sync.ts'))
       .then(({ startAccountSync }) =>
-        startAccountSync(user.id, {
-          view: user.view,
-          orgId,
-          claims: claimsKey ? claimsKey.split(',') : [],
-        }),
+        startAccountSync(
+          user.id,
+          { view: user.view, orgId, claims: claimsKey ? claimsKey.split(',') : [] },
+          familyKey ? familyKey.split(',') : [],
+        ),
       )
       .then((sync) => {
         if (live) {
@@ -73,7 +81,7 @@ export function SyncProvider({ user, children }: { user: CurrentUser; children: 
       unsubscribe();
       void starting.then((sync) => sync?.stop());
     };
-  }, [user.id, user.view, orgId, claimsKey]);
+  }, [user.id, user.view, orgId, claimsKey, familyKey]);
 
   const forgetLocalData = useCallback(async () => {
     const sync = await running.current;

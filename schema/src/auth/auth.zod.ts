@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PASSWORD_MIN_LENGTH } from '../app/constants.ts';
+import { ORG_NAME_MAX, PASSWORD_MIN_LENGTH, PERSON_NAME_MAX } from '../app/constants.ts';
 import { childMessages, loginMessages, signupMessages } from './auth.messages.ts';
 
 export const profileTypeSchema = z.enum(['use-customer', 'use-latest', 'use-org']);
@@ -30,7 +30,8 @@ export const impersonateFormSchema = z.object({
 });
 
 const trimmed = z.string().trim();
-const requiredName = (message: string) => trimmed.min(1, message);
+const nameTooLong = `Names must be at most ${PERSON_NAME_MAX} characters.`;
+const requiredName = (message: string) => trimmed.min(1, message).max(PERSON_NAME_MAX, nameTooLong);
 
 /** spec §3 Child entry; §5 Child rules. */
 export const childEntrySchema = z.object({
@@ -47,18 +48,32 @@ export const signupDtoSchema = z.object({
   password: z.string().min(PASSWORD_MIN_LENGTH, signupMessages.passwordTooShort),
   firstName: requiredName(signupMessages.firstNameRequired),
   lastName: requiredName(signupMessages.lastNameRequired),
-  middleName: trimmed.optional(),
-  companyName: trimmed.min(1, signupMessages.companyNameRequired).optional(),
+  middleName: trimmed.max(PERSON_NAME_MAX, nameTooLong).optional(),
+  companyName: trimmed
+    .min(1, signupMessages.companyNameRequired)
+    .max(ORG_NAME_MAX, `Company name must be at most ${ORG_NAME_MAX} characters.`)
+    .optional(),
   companyLocation: trimmed.optional(),
   children: z.array(childEntrySchema).optional(),
   /** The organisation a customer signs up with (branded app, invitations). */
   orgId: z.uuid().optional(),
   redirectTo: z.string().optional(),
+  /** The token of a CRM invitation link (decision 0012): claims the invited account. */
+  invitation: z.string().min(1).max(200).optional(),
 });
 export type SignupDto = z.infer<typeof signupDtoSchema>;
 
+/** spec §7 create-account: the family actions beside signup (issue 5 Families). */
+export const familyAccountActions = [
+  'validate-child',
+  'create-children',
+  'attach-child-to-guardian',
+] as const;
+
 export const createAccountRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('signup'), signupDto: z.unknown() }),
+  // Their payloads are parsed by schema/src/families/families.zod.ts.
+  z.looseObject({ action: z.enum(familyAccountActions) }),
 ]);
 
 export const fieldErrorSchema = z.object({ field: z.string(), message: z.string() });

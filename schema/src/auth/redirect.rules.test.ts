@@ -31,6 +31,9 @@ describe('afterSignupPath', () => {
     expect(afterSignupPath('organization', undefined)).toBe('/dashboard/sites/create');
     expect(afterSignupPath('customer', null)).toBe('/dashboard');
     expect(afterSignupPath('customer', '/dashboard-customer/x')).toBe('/dashboard-customer/x');
+    // A customer who joined an organisation lands on its customer dashboard.
+    expect(afterSignupPath('customer', undefined, 'org-1')).toBe('/dashboard-customer/org-1');
+    expect(afterSignupPath('organization', undefined, 'org-1')).toBe('/dashboard/sites/create');
     expect(afterSignupPath('organization', 'https://evil.example')).toBe('/dashboard/sites/create');
   });
 });

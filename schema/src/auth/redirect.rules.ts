@@ -18,6 +18,17 @@ export function safeRedirectPath(target: string | null | undefined, fallback: st
 }
 
 /** spec §2: after signup, organisations create a site and customers go to their dashboard. */
-export function afterSignupPath(kind: 'organization' | 'customer', redirectTo: string | null | undefined): string {
-  return safeRedirectPath(redirectTo, kind === 'organization' ? '/dashboard/sites/create' : '/dashboard');
+export function afterSignupPath(
+  kind: 'organization' | 'customer',
+  redirectTo: string | null | undefined,
+  /** The organisation a customer joined (branded app, invitation): its customer dashboard. */
+  orgId?: string | null,
+): string {
+  const home =
+    kind === 'organization'
+      ? '/dashboard/sites/create'
+      : orgId
+        ? `/dashboard-customer/${orgId}`
+        : '/dashboard';
+  return safeRedirectPath(redirectTo, home);
 }

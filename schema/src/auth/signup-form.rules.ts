@@ -1,3 +1,4 @@
+import { ORG_NAME_MAX } from '../app/constants.ts';
 import { z } from 'zod';
 import { PASSWORD_MIN_LENGTH } from '../app/constants.ts';
 import { childEntrySchema, signupDtoSchema, type SignupDto } from './auth.zod.ts';
@@ -77,14 +78,24 @@ export const emptySignupForm = (email = ''): SignupFormInput => ({
 
 /** Step 1 of the organisation flow ('Company info'). */
 export const companyInfoSchema = z.object({
-  companyName: z.string().trim().min(1, signupMessages.companyNameRequired),
+  companyName: z
+    .string()
+    .trim()
+    .min(1, signupMessages.companyNameRequired)
+    .max(ORG_NAME_MAX, `Company name must be at most ${ORG_NAME_MAX} characters.`),
 });
 export type CompanyInfo = z.infer<typeof companyInfoSchema>;
 
 /** The payload of POST /api/auth/create-account from the validated form (spec §3 Signup payload). */
 export function toSignupDto(
   form: SignupFormOutput,
-  context: { accountType: AccountType; companyName?: string; orgId?: string; redirectTo?: string },
+  context: {
+    accountType: AccountType;
+    companyName?: string;
+    orgId?: string;
+    redirectTo?: string;
+    invitation?: string;
+  },
 ): SignupDto {
   const children =
     context.accountType === 'customer' && form.isGuardian
@@ -105,6 +116,7 @@ export function toSignupDto(
     ...(children ? { children } : {}),
     ...(context.orgId ? { orgId: context.orgId } : {}),
     ...(context.redirectTo ? { redirectTo: context.redirectTo } : {}),
+    ...(context.invitation ? { invitation: context.invitation } : {}),
   };
 }
 

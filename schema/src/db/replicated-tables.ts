@@ -28,9 +28,25 @@ export const rosterItems = pgTable(
     email: text('email'),
     phone: text('phone'),
     tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    /**
+     * What CRM search reads (issue 7, decision 0012): names, email and phone digits, lower-cased.
+     * A trigram index (migration 0004, hand-written) serves substring and typo matches.
+     */
+    searchText: text('search_text').generatedAlwaysAs(
+      sql`lower(first_name || ' ' || last_name || ' ' || coalesce(email, '') || ' ' || regexp_replace(coalesce(phone, ''), '[^0-9]', '', 'g'))`,
+    ),
     ...replicated(),
   },
-  (t) => [uniqueIndex('roster_items_org_user').on(t.orgId, t.userId), index('roster_items_feed').on(t.orgId, t.txid, t.id)],
+  (t) => [
+    uniqueIndex('roster_items_org_user').on(t.orgId, t.userId),
+    index('roster_items_feed').on(t.orgId, t.txid, t.id),
+    // CRM paging without a search: keyset on (sort key, id).
+    index('roster_items_org_last_name').on(t.orgId, sql`lower(${t.lastName})`, t.id),
+    index('roster_items_org_first_name').on(t.orgId, sql`lower(${t.firstName})`, t.id),
+    index('roster_items_org_email').on(t.orgId, sql`coalesce(${t.email}, '')`, t.id),
+    index('roster_items_org_created').on(t.orgId, t.createdAt, t.id),
+  ],
 );
 
 export const timeEntries = pgTable(
@@ -58,4 +74,27 @@ export const bookings = pgTable(
     ...replicated(),
   },
   (t) => [index('bookings_feed').on(t.orgId, t.txid, t.id), index('bookings_customer').on(t.customerUserId)],
+);
+
+/**
+ * What a customer's app shows of its organisation (name, colours, logo), replicated to every
+ * member's device so the branded app opens offline. One row per organisation (id = org id),
+ * created with the organisation by a trigger; staff change it through the branding settings.
+ */
+export const orgBranding = pgTable(
+  'org_branding',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    appName: text('app_name').notNull(),
+    shortName: text('short_name').notNull(),
+    themeColor: text('theme_color').notNull(),
+    backgroundColor: text('background_color').notNull(),
+    /** The org_logos version; null while the organisation has no logo. */
+    logoVersion: text('logo_version'),
+    ...replicated(),
+  },
+  (t) => [index('org_branding_feed').on(t.orgId, t.txid, t.id)],
 );

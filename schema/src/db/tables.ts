@@ -2,7 +2,10 @@ import { sql } from 'drizzle-orm';
 import {
   bigserial,
   boolean,
+  customType,
+  date,
   index,
+  integer,
   jsonb,
   pgTable,
   primaryKey,
@@ -29,7 +32,13 @@ export const users = pgTable('users', {
   middleName: text('middle_name'),
   role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
   attributes: jsonb('attributes')
-    .$type<{ sidebarExpanded?: boolean; profileAvatarImageUrl?: string | null; lastProfile?: { orgId: string | null; view: 'org' | 'customer' } }>()
+    .$type<{
+      sidebarExpanded?: boolean;
+      profileAvatarImageUrl?: string | null;
+      lastProfile?: { orgId: string | null; view: 'org' | 'customer' };
+      /** Which notices the person wants pushed to their devices (settings page). */
+      notificationPreferences?: { bookings: boolean; payments: boolean; announcements: boolean };
+    }>()
     .notNull()
     .default({}),
   googleSubject: text('google_subject').unique(),
@@ -155,6 +164,177 @@ export const auditLog = pgTable(
   (t) => [index('audit_log_actor').on(t.actorUserId, t.createdAt)],
 );
 
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/** An organisation's uploaded logo, resized to the icons a web app manifest needs. */
+export const orgLogos = pgTable('org_logos', {
+  orgId: uuid('org_id')
+    .primaryKey()
+    .references(() => organizations.id, { onDelete: 'cascade' }),
+  /** A hash of the source image: part of every icon URL, so caches never serve an old logo. */
+  version: text('version').notNull(),
+  /** The image as uploaded, kept to redraw the maskable icon when the background changes. */
+  source: bytea('source').notNull(),
+  icon192: bytea('icon_192').notNull(),
+  icon512: bytea('icon_512').notNull(),
+  maskable512: bytea('maskable_512').notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * A device that may receive push notifications: an FCM registration token or a Web Push
+ * endpoint (with its keys), per user and device. Bound to the session that registered it, so
+ * signing out removes it.
+ */
+export const notificationTokens = pgTable(
+  'notification_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    sessionId: uuid('session_id').references(() => sessions.id, { onDelete: 'cascade' }),
+    deviceId: text('device_id').notNull(),
+    kind: text('kind', { enum: ['fcm', 'webpush'] }).notNull(),
+    /** The FCM registration token, or the Web Push endpoint URL. */
+    token: text('token').notNull(),
+    /** Web Push only: the subscription's p256dh and auth keys. */
+    keys: jsonb('keys').$type<{ p256dh: string; auth: string }>(),
+    userAgent: text('user_agent'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex('notification_tokens_user_device').on(t.userId, t.deviceId),
+    index('notification_tokens_token').on(t.token),
+  ],
+);
+
+/** Every notice the Notifier was asked to send, with its outcome (and the whole record for the outbox adapter). */
+export const notificationOutbox = pgTable(
+  'notification_outbox',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'set null' }),
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    body: text('body').notNull(),
+    /** The route the notification opens on click. */
+    url: text('url'),
+    adapter: text('adapter').notNull(),
+    deviceCount: integer('device_count').notNull().default(0),
+    status: text('status', { enum: ['recorded', 'sent', 'partial', 'failed', 'no-devices'] }).notNull(),
+    error: text('error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('notification_outbox_created').on(t.createdAt)],
+);
+
+/**
+ * A device turned into the organisation's front-desk time clock (issue 6 kiosk mode). It holds
+ * a kiosk credential, not a staff session: a random token in an httpOnly cookie, stored here as
+ * a SHA-256 hash, good only while the staff member who started it may still start kiosks.
+ */
+export const kioskDevices = pgTable(
+  'kiosk_devices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Whose password leaves kiosk mode. */
+    startedByUserId: uuid('started_by_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    userAgent: text('user_agent'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('kiosk_devices_org').on(t.orgId)],
+);
+
+/**
+ * A person's kiosk PIN: an argon2id hash the server checks, and a PBKDF2 verifier (with its
+ * salt) that kiosks of the person's organisations keep to check it offline (decision 0011).
+ */
+export const kioskPins = pgTable('kiosk_pins', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  pinHash: text('pin_hash').notNull(),
+  verifierSalt: text('verifier_salt').notNull(),
+  verifierIterations: integer('verifier_iterations').notNull(),
+  verifier: text('verifier').notNull(),
+  /** Wrong PINs since the last right one (or the last lock). */
+  failedAttempts: integer('failed_attempts').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+// CRM (issue 7, decision 0012): what staff keep about a customer of their organisation.
+export const customerNotes = pgTable(
+  'customer_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    authorName: text('author_name').notNull(),
+    body: text('body').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('customer_notes_person').on(t.orgId, t.userId, t.createdAt)],
+);
+
+export const customerMetrics = pgTable(
+  'customer_metrics',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    authorName: text('author_name').notNull(),
+    name: text('name').notNull(),
+    value: text('value').notNull(),
+    measuredOn: date('measured_on', { mode: 'string' }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index('customer_metrics_person').on(t.orgId, t.userId, t.measuredOn)],
+);
+
+/**
+ * An invitation to claim an account staff created (decision 0012). Only the token's SHA-256 is
+ * kept; signup with the token sets the password of the password-less account it names.
+ */
+export const crmInvitations = pgTable(
+  'crm_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('crm_invitations_person').on(t.userId)],
+);
+
 export const tables = {
   users,
   organizations,
@@ -165,4 +345,12 @@ export const tables = {
   emailOutbox,
   loginAttempts,
   auditLog,
+  orgLogos,
+  notificationTokens,
+  notificationOutbox,
+  kioskDevices,
+  kioskPins,
+  customerNotes,
+  customerMetrics,
+  crmInvitations,
 };

@@ -2,6 +2,8 @@
 export const claims = [
   'manage-own-time-tracking',
   'manage-others-time-tracking',
+  // Ours (issue 6): turns a device into the organisation's front-desk time clock.
+  'manage-kiosk',
   'manage-org-settings',
   'manage-org-integrations',
   'manage-org-branding',
@@ -26,7 +28,12 @@ export const claims = [
 ] as const;
 export type Claim = (typeof claims)[number];
 
-export const timeTrackingClaims: readonly Claim[] = ['manage-own-time-tracking', 'manage-others-time-tracking'];
+export const timeTrackingClaims: readonly Claim[] = [
+  'manage-own-time-tracking',
+  'manage-others-time-tracking',
+];
+/** Who may turn a device into the organisation's front-desk kiosk (issue 6). */
+export const kioskClaims: readonly Claim[] = ['manage-kiosk'];
 export const organizationClaims: readonly Claim[] = [
   'manage-org-settings',
   'manage-org-integrations',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ORG_NAME_MAX } from '../app/constants.ts';
 import { platforms } from './claims.ts';
 import { isValidTimeZone } from './timezone.rules.ts';
 
@@ -13,7 +14,11 @@ export const organizationMessages = {
 
 /** spec §5 New organisation, §7 Organisation creation (companyName, companyLocation). */
 export const createOrganizationInputSchema = z.object({
-  companyName: z.string().trim().min(3, organizationMessages.nameTooShort),
+  companyName: z
+    .string()
+    .trim()
+    .min(3, organizationMessages.nameTooShort)
+    .max(ORG_NAME_MAX, `Name must be at most ${ORG_NAME_MAX} characters`),
   companyLocation: z.string().trim().max(200).optional(),
 });
 export type CreateOrganizationInput = z.infer<typeof createOrganizationInputSchema>;

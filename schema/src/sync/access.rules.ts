@@ -1,9 +1,18 @@
 import type { CollectionName } from './collections.ts';
 import { collectionNames } from './collections.ts';
 
-export type Viewer = { view: 'org' | 'customer'; orgId: string | null; claims: readonly string[] };
-/** all: the whole organisation's; own: the viewer's own; family: the viewer's and their children's. */
-export type Access = { reach: 'all' | 'own' | 'family'; writable: boolean };
+/** `kiosk`: a front-desk device holding a kiosk credential of its organisation, not a person. */
+export type Viewer = {
+  view: 'org' | 'customer' | 'kiosk';
+  orgId: string | null;
+  claims: readonly string[];
+};
+/**
+ * all: the whole organisation's; own: the viewer's own; family: the viewer's and their
+ * children's. `clockMovesOnly`: writes are limited to what clock moves make
+ * (schema/src/kiosk/kiosk-push.rules.ts) — whoever enforces `writable` enforces this too.
+ */
+export type Access = { reach: 'all' | 'own' | 'family'; writable: boolean; clockMovesOnly?: true };
 
 /**
  * Who replicates what (DESIGN.md §4): staff holding the collection's claim see all of their
@@ -12,6 +21,12 @@ export type Access = { reach: 'all' | 'own' | 'family'; writable: boolean };
  */
 export function accessTo(collection: CollectionName, viewer: Viewer): Access | null {
   if (!viewer.orgId) return null;
+  // A kiosk clocks the organisation's staff in and out (each with their PIN) and sees nothing
+  // else: not the roster, not bookings, not even the branding.
+  if (viewer.view === 'kiosk')
+    return collection === 'time-entries'
+      ? { reach: 'all', writable: true, clockMovesOnly: true }
+      : null;
   const staff = viewer.view === 'org';
   const holds = (claim: string) => staff && viewer.claims.includes(claim);
   switch (collection) {
@@ -25,6 +40,10 @@ export function accessTo(collection: CollectionName, viewer: Viewer): Access | n
     case 'bookings':
       if (holds('manage-schedule')) return { reach: 'all', writable: true };
       return staff ? null : { reach: 'family', writable: true };
+    case 'org-branding':
+      // Everyone in the organisation sees its name, colours and logo; staff change them
+      // through the branding settings, never by replication.
+      return { reach: 'all', writable: false };
   }
 }
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { bookingDocSchema } from '../bookings/booking.zod.ts';
+import { orgBrandingDocSchema } from '../branding/branding.zod.ts';
 import { rosterItemDocSchema } from '../roster/roster-item.zod.ts';
 import { timeEntryDocSchema } from '../time-tracking/time-entry.zod.ts';
 
@@ -12,6 +13,7 @@ export const replicatedCollections = {
   roster: { schema: rosterItemDocSchema, version: 0, indexes: ['updatedAt'] },
   'time-entries': { schema: timeEntryDocSchema, version: 0, indexes: ['userId', 'startTime'] },
   bookings: { schema: bookingDocSchema, version: 0, indexes: ['customerUserId'] },
+  'org-branding': { schema: orgBrandingDocSchema, version: 0, indexes: [] },
 } as const satisfies Record<string, { schema: z.ZodObject; version: number; indexes: readonly string[] }>;
 
 export type CollectionName = keyof typeof replicatedCollections;

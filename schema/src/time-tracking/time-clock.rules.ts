@@ -13,7 +13,9 @@ export type ActiveEntry = { id: string; startTime: string; breakIntervals: Break
 export type ClockState = { status: ClockStatus; activeEntry: ActiveEntry | null };
 
 /** What clockStatusOf reads: one person's entries, tombstones included or not. */
-export type ClockEntry = Pick<TimeEntryDoc, 'id' | 'startTime' | 'endTime' | 'breakIntervals'> & { _deleted?: boolean };
+export type ClockEntry = Pick<TimeEntryDoc, 'id' | 'startTime' | 'endTime' | 'breakIntervals'> & {
+  _deleted?: boolean;
+};
 
 export const clockMessages = {
   alreadyClockedIn: 'You are already clocked in.',
@@ -38,8 +40,15 @@ export function clockStatusOf(entries: readonly ClockEntry[]): ClockState {
     .filter((entry) => entry.endTime === null)
     .sort((a, b) => Date.parse(b.startTime) - Date.parse(a.startTime))[0];
   if (!running) return { status: live.length ? 'completed' : 'none', activeEntry: null };
-  const activeEntry = { id: running.id, startTime: running.startTime, breakIntervals: running.breakIntervals };
-  return { status: running.breakIntervals.at(-1)?.endTime === null ? 'on_break' : 'active', activeEntry };
+  const activeEntry = {
+    id: running.id,
+    startTime: running.startTime,
+    breakIntervals: running.breakIntervals,
+  };
+  return {
+    status: running.breakIntervals.at(-1)?.endTime === null ? 'on_break' : 'active',
+    activeEntry,
+  };
 }
 
 export type ClockMove = { ok: true; entry: TimeEntryDoc } | { ok: false; message: string };
@@ -52,25 +61,46 @@ export type ClockTarget = { orgId: string; userId: string; newEntryId: string };
  * break ends the break at the same instant. A time that would break an entry rule (a clock-out
  * before the clock-in, say) is refused with that rule's message.
  */
-export function applyClockAction(state: ClockState, action: ClockAction, at: Date, target: ClockTarget): ClockMove {
+export function applyClockAction(
+  state: ClockState,
+  action: ClockAction,
+  at: Date,
+  target: ClockTarget,
+): ClockMove {
   const time = at.toISOString();
   const refusal = refusalOf(state.status, action);
   if (refusal) return { ok: false, message: refusal };
   const { orgId, userId } = target;
   if (action === 'clock-in') {
-    return { ok: true, entry: { id: target.newEntryId, orgId, userId, startTime: time, endTime: null, breakIntervals: [], updatedAt: time } };
+    return {
+      ok: true,
+      entry: {
+        id: target.newEntryId,
+        orgId,
+        userId,
+        startTime: time,
+        endTime: null,
+        breakIntervals: [],
+        updatedAt: time,
+      },
+    };
   }
   // A running status without its entry is not a state clockStatusOf produces; refuse rather than guess.
   if (!state.activeEntry) return { ok: false, message: clockMessages.notClockedIn };
   const { id, startTime, breakIntervals } = state.activeEntry;
-  const closedBreaks = breakIntervals.map((interval) => (interval.endTime === null ? { ...interval, endTime: time } : interval));
+  const closedBreaks = breakIntervals.map((interval) =>
+    interval.endTime === null ? { ...interval, endTime: time } : interval,
+  );
   const entry: TimeEntryDoc = {
     id,
     orgId,
     userId,
     startTime,
     endTime: action === 'clock-out' ? time : null,
-    breakIntervals: action === 'start-break' ? [...breakIntervals, { startTime: time, endTime: null }] : closedBreaks,
+    breakIntervals:
+      action === 'start-break'
+        ? [...breakIntervals, { startTime: time, endTime: null }]
+        : closedBreaks,
     updatedAt: time,
   };
   const violation = timeEntryRuleViolation(entry);
@@ -85,7 +115,11 @@ function refusalOf(status: ClockStatus, action: ClockAction): string | null {
     case 'clock-out':
       return running ? null : clockMessages.notClockedIn;
     case 'start-break':
-      return status === 'active' ? null : running ? clockMessages.alreadyOnBreak : clockMessages.notClockedIn;
+      return status === 'active'
+        ? null
+        : running
+          ? clockMessages.alreadyOnBreak
+          : clockMessages.notClockedIn;
     case 'end-break':
       return status === 'on_break' ? null : clockMessages.notOnBreak;
   }
@@ -100,7 +134,10 @@ export function clockTimeRefusal(at: Date, now: Date): string | null {
  * A person has at most one running entry through the API: a manual entry left running, or an
  * entry reopened, while another runs would be a second clock-in.
  */
-export function runningEntryConflict(state: ClockState, next: Pick<TimeEntryDoc, 'id' | 'endTime'> & { _deleted?: boolean }): string | null {
+export function runningEntryConflict(
+  state: ClockState,
+  next: Pick<TimeEntryDoc, 'id' | 'endTime'> & { _deleted?: boolean },
+): string | null {
   if (next._deleted || next.endTime !== null || !state.activeEntry) return null;
   return state.activeEntry.id === next.id ? null : clockMessages.anotherEntryRunning;
 }

@@ -13,12 +13,18 @@ type Entry = Replicated<TimeEntryDoc>;
 export function mergeTimeEntries(master: Entry, local: Entry): Entry {
   if (master._deleted || local._deleted) return lastWriterWins(master, local);
   const endTime =
-    master.endTime && local.endTime ? laterTime(master.endTime, local.endTime) : (master.endTime ?? local.endTime);
+    master.endTime && local.endTime
+      ? laterTime(master.endTime, local.endTime)
+      : (master.endTime ?? local.endTime);
   const breaks = new Map<string, Entry['breakIntervals'][number]>();
   for (const interval of [...master.breakIntervals, ...local.breakIntervals]) {
     const known = breaks.get(interval.startTime);
     // The same break seen by both: a finished one beats a running one, the later end wins.
-    if (!known || (interval.endTime && (!known.endTime || Date.parse(interval.endTime) > Date.parse(known.endTime)))) {
+    if (
+      !known ||
+      (interval.endTime &&
+        (!known.endTime || Date.parse(interval.endTime) > Date.parse(known.endTime)))
+    ) {
       breaks.set(interval.startTime, interval);
     }
   }
@@ -26,7 +32,9 @@ export function mergeTimeEntries(master: Entry, local: Entry): Entry {
     ...master,
     startTime: earlierTime(master.startTime, local.startTime),
     endTime,
-    breakIntervals: [...breaks.values()].sort((a, b) => Date.parse(a.startTime) - Date.parse(b.startTime)),
+    breakIntervals: [...breaks.values()].sort(
+      (a, b) => Date.parse(a.startTime) - Date.parse(b.startTime),
+    ),
     updatedAt: laterTime(master.updatedAt, local.updatedAt),
   };
   return timeEntryRuleViolation(merged) ? lastWriterWins(master, local) : merged;

@@ -17,3 +17,19 @@ export const clockFailureMessages = {
 
 /** Ours (the spec is silent): a clock action taken offline and kept on the device. */
 export const savedOfflineMessage = 'Saved on this device; it will sync when you are back online.';
+
+/** Ours: the rule "no overlapping entries for one person" (issue 6), on both paths and the device. */
+export const timeEntryOverlapMessage =
+  'This time entry overlaps another entry of the same person. Change its times or remove the other entry first.';
+
+/** Ours (the spec names only the clock toasts): editing entries on the time-tracking page. */
+export const timeEntryEditMessages = {
+  created: 'Time entry added.',
+  updated: 'Time entry saved.',
+  deleted: 'Time entry deleted.',
+  createFailed: 'Failed to add the time entry. Please try again.',
+  updateFailed: 'Failed to save the time entry. Please try again.',
+  deleteFailed: 'Failed to delete the time entry. Please try again.',
+  exportFailed: 'Failed to export the time entries. Please try again.',
+  offline: 'You are offline. Editing entries needs a connection.',
+} as const;

@@ -1,6 +1,6 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { guardianLinks, users } from '@platform/schema/db';
-import type { Db } from '../db/open-database.ts';
+import { rowsOf, type Db } from '../db/open-database.ts';
 
 export async function isGuardianOf(
   db: Db,
@@ -33,4 +33,50 @@ export async function insertGuardianLink(
   link: { guardianUserId: string; childUserId: string; orgId: string | null },
 ) {
   await db.insert(guardianLinks).values(link);
+}
+
+/** Links a guardian and a child; false when they were linked already (nothing written). */
+export async function linkGuardian(
+  db: Db,
+  link: { guardianUserId: string; childUserId: string; orgId: string | null },
+): Promise<boolean> {
+  const rows = await db
+    .insert(guardianLinks)
+    .values(link)
+    .onConflictDoNothing()
+    .returning({ child: guardianLinks.childUserId });
+  return rows.length > 0;
+}
+
+/** Removes the link only (both accounts stay); false when there was none. */
+export async function unlinkGuardian(
+  db: Db,
+  guardianUserId: string,
+  childUserId: string,
+): Promise<boolean> {
+  const rows = await db
+    .delete(guardianLinks)
+    .where(
+      and(
+        eq(guardianLinks.guardianUserId, guardianUserId),
+        eq(guardianLinks.childUserId, childUserId),
+      ),
+    )
+    .returning({ child: guardianLinks.childUserId });
+  return rows.length > 0;
+}
+
+/** Whether `ancestorId` is a guardian of `personId`, directly or through others. */
+export async function isAncestorOf(db: Db, ancestorId: string, personId: string): Promise<boolean> {
+  // UNION (not UNION ALL) makes the walk stop should links ever form a loop.
+  const result = await db.execute(sql`
+    with recursive descendants(id) as (
+      select ${guardianLinks.childUserId} from ${guardianLinks}
+       where ${guardianLinks.guardianUserId} = ${ancestorId}
+      union
+      select gl.child_user_id from guardian_links gl
+        join descendants d on gl.guardian_user_id = d.id
+    )
+    select exists (select 1 from descendants where id = ${personId}) as found`);
+  return rowsOf<{ found: boolean }>(result)[0]?.found === true;
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { impersonateFormSchema, loginInputSchema } from '@platform/schema/auth/auth.zod';
 import { safeRedirectPath } from '@platform/schema/auth/redirect.rules';
+import { removeSessionTokens } from '../notifications/notification-tokens.repository.ts';
 import { requireSession } from '../plugins/session.ts';
 import { logIn } from './login.service.ts';
 import { switchAccount } from './switch-account.service.ts';
@@ -34,12 +35,19 @@ export async function loginRoutes(app: FastifyInstance) {
   }
 
   app.get('/auth/logout', async (request, reply) => {
-    await app.sessions.end(request, reply);
+    await signOut(request, reply);
     return reply.redirect('/auth/login', 303);
   });
 
   app.post('/auth/logout', async (request, reply) => {
-    await app.sessions.end(request, reply);
+    await signOut(request, reply);
     return reply.code(204).send();
   });
+
+  /** This device stops receiving the person's notices (sessions are revoked, not deleted). */
+  async function signOut(request: FastifyRequest, reply: FastifyReply) {
+    const session = await request.getSession();
+    if (session) await removeSessionTokens(app.db, session.sessionId);
+    await app.sessions.end(request, reply);
+  }
 }

@@ -4,13 +4,16 @@ import {
   signupDtoSchema,
   toFieldErrors,
 } from '@platform/schema/auth/auth.zod';
+import { runFamilyAccountAction } from '../families/routes.ts';
 import { SignupInvalid } from './auth.errors.ts';
 import { signUp } from './signup.service.ts';
 
-/** spec §7 POST /api/auth/create-account. Only the signup action exists so far. */
+/** spec §7 POST /api/auth/create-account: signup here, the family actions in families/. */
 export async function signupRoutes(app: FastifyInstance) {
   app.post('/api/auth/create-account', async (request, reply) => {
-    const { signupDto } = createAccountRequestSchema.parse(request.body);
+    const input = createAccountRequestSchema.parse(request.body);
+    if (input.action !== 'signup') return runFamilyAccountAction(app, request, reply, input.action);
+    const { signupDto } = input;
     try {
       const parsed = signupDtoSchema.safeParse(signupDto);
       if (!parsed.success) throw new SignupInvalid(toFieldErrors(parsed.error));

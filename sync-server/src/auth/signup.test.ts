@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
-import { guardianLinks, memberships, organizations, users } from '@platform/schema/db';
+import { guardianLinks, memberships, organizations, rosterItems, users } from '@platform/schema/db';
 import { claims } from '@platform/schema/organizations/claims';
 import { insertTestOrg, insertTestUser, uniqueEmail } from '../testing/auth-fixtures.ts';
 import { CookieJar } from '../testing/cookie-jar.ts';
@@ -102,7 +102,11 @@ describe.each(testDatabaseKinds)('POST /api/auth/create-account on %s', (kind) =
     });
     expect(res.statusCode).toBe(200);
     const { userId, redirectTo } = res.json<{ userId: string; redirectTo: string }>();
-    expect(redirectTo).toBe('/dashboard');
+    // Joined through the organisation's app: its dashboard, and its customer list (CRM).
+    expect(redirectTo).toBe(`/dashboard-customer/${org.id}`);
+    const roster = await t.db.select().from(rosterItems).where(eq(rosterItems.orgId, org.id));
+    expect(roster.map((r) => r.firstName).sort()).toEqual(['Ada', 'Bo', 'Sam']);
+    expect(roster.find((r) => r.userId === userId)).toMatchObject({ email: expect.any(String), deleted: false });
     const links = await t.db
       .select()
       .from(guardianLinks)
@@ -171,6 +175,16 @@ describe.each(testDatabaseKinds)('POST /api/auth/create-account on %s', (kind) =
         { field: 'lastName', message: signupMessages.lastNameRequired },
       ],
     });
+  });
+
+  it('refuses names too long to store on a customer list (they replicate to staff devices)', async () => {
+    const long = 'x'.repeat(151);
+    const res = await signup({ firstName: long, children: [{ firstName: 'A', lastName: long }] });
+    expect(res.statusCode).toBe(400);
+    expect(res.json<{ errors: Array<{ field: string }> }>().errors.map((e) => e.field)).toEqual([
+      'firstName',
+      'children.0.lastName',
+    ]);
   });
 
   it('refuses an unknown organisation, children on an organisation signup, and taken child addresses', async () => {

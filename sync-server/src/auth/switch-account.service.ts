@@ -31,6 +31,10 @@ export async function switchAccount(
   const kind = await switchKindOf(db, current, request.impersonate);
   const target = kind === 'self' ? current.user : await findUserById(db, request.impersonate);
   if (!target) throw new Forbidden(impersonationMessages.refused);
+  // A guardian acts as a child in the child's customer life only: never as a platform admin or
+  // as anyone's staff, whatever links exist (spec §6; defence in depth behind the family rules).
+  if (kind === 'child' && (target.role === 'admin' || (await holdsStaffMembership(db, target.id))))
+    throw new Forbidden(impersonationMessages.refused);
   const profile = await profileFor(db, target.id, kind, request, target.attributes.lastProfile);
   const next: NewSession = {
     userId: target.id,
@@ -51,6 +55,10 @@ export async function switchAccount(
     if (kind === 'self') await mergeUserAttributes(tx, target.id, { lastProfile: profile });
   });
   return next;
+}
+
+async function holdsStaffMembership(db: Db, userId: string): Promise<boolean> {
+  return (await listMemberships(db, userId)).some((membership) => membership.kind === 'staff');
 }
 
 async function switchKindOf(
@@ -76,6 +84,7 @@ async function profileFor(
   const memberships = await listMemberships(db, userId);
   const profileType = request.profileType ?? 'use-latest';
   const orgId = request.profileOrgId || null;
+  if (kind === 'child') return chooseProfile(memberships, 'use-customer', orgId, lastProfile);
   if (kind !== 'self') return chooseProfile(memberships, profileType, orgId, lastProfile);
   const profile = requestedProfile(memberships, profileType, orgId, lastProfile);
   if (!profile) throw new Forbidden(impersonationMessages.refused);

@@ -193,6 +193,31 @@ describe.each(testDatabaseKinds)('switch accounts (POST /auth/login as a form) o
     );
   });
 
+  it('never lets a guardian link reach a platform admin or anyone who is staff', async () => {
+    const { org, guardian } = await family();
+    // However such links came about, they give no way into these accounts.
+    const admin = await insertTestUser(t.db, {
+      firstName: 'Ada',
+      lastName: 'Admin',
+      role: 'admin',
+    });
+    const staffer = await insertTestUser(t.db, { firstName: 'Sam', lastName: 'Staff' });
+    await addMembership(t.db, staffer.id, org.id, 'staff');
+    await linkChild(t.db, guardian.id, admin.id, org.id);
+    await linkChild(t.db, guardian.id, staffer.id, org.id);
+    const { jar } = await logInAs(t.app, guardian.email!);
+    for (const target of [admin.id, staffer.id]) {
+      const res = await switchTo(jar, {
+        impersonate: target,
+        profileType: 'use-org',
+        profileOrgId: org.id,
+      });
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ message: impersonationMessages.refused });
+    }
+    expect((await me(jar)).body.id).toBe(guardian.id);
+  });
+
   it('asks for a session first (401) and a valid form (400)', async () => {
     const { child, guardian } = await family();
     expect((await switchTo(new CookieJar(), { impersonate: child.id })).statusCode).toBe(401);

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -63,7 +64,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     dataPath = path.join(options.dataDir, 'pgdata');
     mkdirSync(dataPath, { recursive: true });
   }
-  const client = new PGlite(dataPath);
+  // pg_trgm: CRM search's trigram index (migration 0004, decision 0012).
+  const client = new PGlite({ ...(dataPath ? { dataDir: dataPath } : {}), extensions: { pg_trgm } });
   const db = drizzlePglite(client, { schema: tables });
   await migratePglite(db, { migrationsFolder });
   return {

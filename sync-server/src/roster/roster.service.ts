@@ -1,8 +1,12 @@
 import { isDeepStrictEqual } from 'node:util';
+import { and, eq, inArray } from 'drizzle-orm';
+import { rosterItems } from '@platform/schema/db';
 import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
 import type { Tx } from '../db/open-database.ts';
 import type { Actor } from '../sync/actor.ts';
 import type { Change, RuleError } from '../sync/collection-definition.ts';
+import { insertCustomerMembership } from '../auth/memberships.repository.ts';
+import { notifyChange } from '../sync/change-feed.ts';
 import { upsertRosterItems } from './roster.repository.ts';
 
 export const rosterMessages = {
@@ -22,4 +26,78 @@ export async function writeRosterItems(tx: Tx, _actor: Actor, changes: Array<Cha
   }
   if (errors.length === 0) await upsertRosterItems(tx, changes.map((c) => c.next));
   return errors;
+}
+
+export type EnrolledPerson = {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string | null;
+};
+
+/**
+ * Makes a person a customer of an organisation: a customer membership and a roster item, so
+ * staff see them in the CRM and the person's devices replicate it. Idempotent (a removed item
+ * comes back); announces the change. Run it inside the caller's transaction.
+ */
+export async function enrolCustomer(tx: Tx, orgId: string, person: EnrolledPerson): Promise<void> {
+  await insertCustomerMembership(tx, person.id, orgId);
+  const now = new Date();
+  await tx
+    .insert(rosterItems)
+    .values({
+      orgId,
+      userId: person.id,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      email: person.email,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({
+      target: [rosterItems.orgId, rosterItems.userId],
+      set: { deleted: false, updatedAt: now },
+    });
+  await notifyChange(tx, { collection: 'roster', orgId, ownerIds: [person.id] });
+}
+
+/**
+ * Gives these people's roster items a new change position. A family link that appears makes a
+ * child's item visible to a guardian's device, but the item's position is older than that
+ * device's checkpoint; re-stamping it is what lets the next pull hand it out.
+ */
+export async function restampRosterItemsOf(
+  tx: Tx,
+  userIds: readonly string[],
+  /** Also tell these people's live streams (the guardian who can now see the items). */
+  alsoTell: readonly string[] = [],
+): Promise<void> {
+  if (userIds.length === 0) return;
+  const rows = await tx
+    .update(rosterItems)
+    .set({ updatedAt: new Date() })
+    .where(and(inArray(rosterItems.userId, [...userIds]), eq(rosterItems.deleted, false)))
+    .returning({ orgId: rosterItems.orgId, userId: rosterItems.userId });
+  const byOrg = new Map<string, string[]>();
+  for (const row of rows) byOrg.set(row.orgId, [...(byOrg.get(row.orgId) ?? []), row.userId]);
+  for (const [orgId, ownerIds] of byOrg)
+    await notifyChange(tx, { collection: 'roster', orgId, ownerIds: [...ownerIds, ...alsoTell] });
+}
+
+/**
+ * A person renamed themselves (settings): their roster items in every organisation take the
+ * new name in the same transaction, with a new change position, and each organisation's
+ * streams hear of it — staff's CRM and the family's devices show the new name.
+ */
+export async function renameRosterItemsOf(
+  tx: Tx,
+  userId: string,
+  name: { firstName: string; lastName: string },
+): Promise<void> {
+  const rows = await tx
+    .update(rosterItems)
+    .set({ firstName: name.firstName, lastName: name.lastName, updatedAt: new Date() })
+    .where(eq(rosterItems.userId, userId))
+    .returning({ orgId: rosterItems.orgId });
+  for (const orgId of new Set(rows.map((row) => row.orgId)))
+    await notifyChange(tx, { collection: 'roster', orgId, ownerIds: [userId] });
 }

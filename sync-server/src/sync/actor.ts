@@ -1,12 +1,21 @@
 import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { guardianLinks } from '@platform/schema/db';
+import { KIOSK_REQUEST_HEADER } from '@platform/schema/kiosk/kiosk.zod';
+import { findLiveSession } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/open-database.ts';
-import type { SessionContext } from '../plugins/session.ts';
+import { findLiveKiosk } from '../kiosk/kiosk-devices.repository.ts';
+import { requireKiosk } from '../kiosk/kiosk-credential.ts';
+import { requireSession, type SessionContext } from '../plugins/session.ts';
 
-/** Who is replicating: the acting account, its view and organisation, claims and family. */
+/**
+ * Who is replicating: the acting account, its view and organisation, claims and family. A
+ * kiosk (view 'kiosk') is a device of its organisation, not a person: `userId` is then the
+ * staff member who started it, answerable for the device.
+ */
 export type Actor = {
   userId: string;
-  view: 'org' | 'customer';
+  view: 'org' | 'customer' | 'kiosk';
   orgId: string | null;
   claims: readonly string[];
   /** The account itself and the children it is guardian of. */
@@ -28,6 +37,35 @@ export async function actorOf(db: Db, session: SessionContext): Promise<Actor> {
     orgId: session.session.orgId,
     claims: session.claims,
     familyUserIds: [session.user.id, ...children.map((c) => c.id)],
+  };
+}
+
+/**
+ * The replicating party of a request: a signed-in session — or, when the request says it
+ * comes from a kiosk (KIOSK_REQUEST_HEADER), that kiosk's credential and never a session. A
+ * device holding both never mixes their scopes. `stillAllowed` is asked again by the stream.
+ */
+export async function replicatingActor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): Promise<{ actor: Actor; stillAllowed: () => Promise<boolean> }> {
+  if (request.headers[KIOSK_REQUEST_HEADER] !== undefined) {
+    const { kiosk } = await requireKiosk(app, request);
+    return {
+      actor: {
+        userId: kiosk.startedByUserId,
+        view: 'kiosk',
+        orgId: kiosk.orgId,
+        claims: [],
+        familyUserIds: [],
+      },
+      stillAllowed: async () => (await findLiveKiosk(app.db, { id: kiosk.id })) !== null,
+    };
+  }
+  const session = await requireSession(request);
+  return {
+    actor: await actorOf(app.db, session),
+    stillAllowed: async () => (await findLiveSession(app.db, session.sessionId)) !== null,
   };
 }
 

@@ -22,28 +22,34 @@ describe.runIf(process.env.DATABASE_URL)('no skipped change on PostgreSQL', () =
   let scope: Scope;
   let actor: Actor;
   let orgId: string;
-  let userId: string;
+  /**
+   * One staff member per writer: writes for one person take turns (the overlap rule locks
+   * the person, issue 6), and these proofs need transactions of their own to interleave.
+   */
+  const userIds: string[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase('postgres', { maxConnections: 16 });
     const org = await insertTestOrg(database.db);
-    const user = await insertTestUser(database.db);
-    await addMembership(database.db, user.id, org.id, 'staff');
     orgId = org.id;
-    userId = user.id;
+    for (let i = 0; i < 8; i++) {
+      const user = await insertTestUser(database.db);
+      await addMembership(database.db, user.id, org.id, 'staff');
+      userIds.push(user.id);
+    }
     scope = { orgId, ownerIds: null, writable: true };
     actor = {
-      userId,
+      userId: userIds[0] ?? '',
       view: 'org',
       orgId,
       claims: ['manage-others-time-tracking'],
-      familyUserIds: [userId],
+      familyUserIds: [userIds[0] ?? ''],
     };
   });
   afterAll(() => database.close());
 
-  const write = (tx: Tx) => {
-    const doc = timeEntry(orgId, userId);
+  const write = (tx: Tx, writer: number) => {
+    const doc = timeEntry(orgId, userIds[writer] ?? '');
     return writeTimeEntries(tx, actor, [{ next: doc, master: null }]).then((errors) => {
       if (errors.length) throw new Error(errors[0]?.message);
       return doc.id;
@@ -77,13 +83,13 @@ describe.runIf(process.env.DATABASE_URL)('no skipped change on PostgreSQL', () =
     const written = new Promise<void>((resolve) => (wrote = resolve));
     // Transaction A takes the smaller position, then stays open…
     const slow = database.db.transaction(async (tx) => {
-      earlyId = await write(tx);
+      earlyId = await write(tx, 0);
       wrote();
       await gate;
     });
     await written;
     // …while B, with a larger position, commits first.
-    const lateId = await database.db.transaction((tx) => write(tx));
+    const lateId = await database.db.transaction((tx) => write(tx, 1));
 
     const whileOpen = await drain(start.checkpoint, 100);
     release();
@@ -105,7 +111,7 @@ describe.runIf(process.env.DATABASE_URL)('no skipped change on PostgreSQL', () =
           const mine: string[] = [];
           const rows = 1 + ((w + i) % 4);
           for (let r = 0; r < rows; r++) {
-            mine.push(await write(tx));
+            mine.push(await write(tx, w));
             // Hold the transaction open for a random moment so commits interleave.
             await tx.execute(sql`select pg_sleep(${Math.random() * 0.008})`);
           }

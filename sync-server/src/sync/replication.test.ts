@@ -93,7 +93,11 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
   });
 
   it('answers a stale assumedMasterState with the master and writes nothing', async () => {
-    const doc = timeEntry(a.org.id, a.manager.id, { startTime: '2026-11-20T08:00:00.000Z' });
+    // Running when both devices last saw it.
+    const doc = timeEntry(a.org.id, a.manager.id, {
+      startTime: '2026-11-20T08:00:00.000Z',
+      endTime: null,
+    });
     await pushNew(a.manager, 'time-entries', [doc]);
     const deviceOne = {
       ...doc,
@@ -124,11 +128,12 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
   it('treats a master whose keys come back in another order as equal (jsonb reorders keys)', async () => {
     const doc = timeEntry(a.org.id, a.manager.id, {
       startTime: '2026-11-19T08:00:00.000Z',
+      endTime: '2026-11-19T11:00:00.000Z',
       breakIntervals: [
         { startTime: '2026-11-19T10:00:00.000Z', endTime: '2026-11-19T10:15:00.000Z' },
       ],
     });
-    await pushNew(a.manager, 'time-entries', [doc]);
+    expect((await pushNew(a.manager, 'time-entries', [doc])).json()).toEqual([]);
     const reordered = {
       ...doc,
       breakIntervals: [

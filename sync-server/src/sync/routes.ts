@@ -3,10 +3,8 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { isCollectionName } from '@platform/schema/sync/collections';
 import { pullQuerySchema, pushBodySchema } from '@platform/schema/sync/sync.zod';
-import { findLiveSession } from '../auth/sessions.repository.ts';
 import { NotFound } from '../plugins/domain-errors.ts';
-import { requireSession } from '../plugins/session.ts';
-import { actorOf } from './actor.ts';
+import { replicatingActor } from './actor.ts';
 import { ChangeHub } from './change-feed.ts';
 import { collectionDefinitions } from './collections/definitions.ts';
 import { pullChanges } from './pull.ts';
@@ -38,9 +36,9 @@ export const syncRoutes = fp(
 
     app.get('/api/sync/:collection/pull', async (request) => {
       const collection = definitionOf(request.params);
-      const session = await requireSession(request);
+      const { actor } = await replicatingActor(app, request);
       const query = pullQuerySchema.parse(request.query);
-      const scope = collection.scopeFor(await actorOf(app.db, session));
+      const scope = collection.scopeFor(actor);
       const checkpoint =
         query.id !== undefined && query.lsn !== undefined ? { id: query.id, lsn: query.lsn } : null;
       return pullChanges(app.db, collection, scope, checkpoint, query.batchSize);
@@ -48,9 +46,8 @@ export const syncRoutes = fp(
 
     app.post('/api/sync/:collection/push', async (request, reply) => {
       const collection = definitionOf(request.params);
-      const session = await requireSession(request);
+      const { actor } = await replicatingActor(app, request);
       const rows = pushBodySchema.parse(request.body);
-      const actor = await actorOf(app.db, session);
       try {
         return await pushChanges(app.db, collection, actor, collection.scopeFor(actor), rows);
       } catch (error) {
@@ -60,14 +57,8 @@ export const syncRoutes = fp(
     });
 
     app.get('/api/sync/stream', async (request, reply) => {
-      const session = await requireSession(request);
-      const actor = await actorOf(app.db, session);
-      openStream(
-        reply,
-        hub,
-        actor,
-        async () => (await findLiveSession(app.db, session.sessionId)) !== null,
-      );
+      const { actor, stillAllowed } = await replicatingActor(app, request);
+      openStream(reply, hub, actor, stillAllowed);
     });
   },
   { name: 'sync', dependencies: ['db', 'session'] },

@@ -3,7 +3,13 @@ import type { FastifyInstance } from 'fastify';
 import { rosterItems } from '@platform/schema/db';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/open-database.ts';
-import { addMembership, insertTestOrg, insertTestUser, linkChild, logInAs } from './auth-fixtures.ts';
+import {
+  addMembership,
+  insertTestOrg,
+  insertTestUser,
+  linkChild,
+  logInAs,
+} from './auth-fixtures.ts';
 import type { CookieJar } from './cookie-jar.ts';
 
 export type Person = { id: string; email: string; jar: CookieJar };
@@ -23,7 +29,10 @@ export async function seedSyncOrg(app: FastifyInstance, db: Db) {
   await addMembership(db, child.id, org.id, 'customer');
   await linkChild(db, parentUser.id, child.id, org.id);
   const otherCustomer = await person('customer');
-  const login = async (user: { id: string; email: string | null }, profileType: 'use-org' | 'use-customer'): Promise<Person> => {
+  const login = async (
+    user: { id: string; email: string | null },
+    profileType: 'use-org' | 'use-customer',
+  ): Promise<Person> => {
     const { jar } = await logInAs(app, user.email ?? '', { profileType, profileOrgId: org.id });
     return { id: user.id, email: user.email ?? '', jar };
   };
@@ -38,21 +47,40 @@ export async function seedSyncOrg(app: FastifyInstance, db: Db) {
   };
 }
 
+/** Where the default entries are laid out: from here, one per hour, far from the days tests name. */
+const FIRST_SLOT = Date.parse('2020-01-06T09:00:00.000Z');
+const SLOT_MS = 3_600_000;
+let nextSlot = 0;
+
+/**
+ * A finished time entry. Entries of one person must not overlap (issue 6), so each call gets
+ * an hour of its own — half an hour of work in it — unless the test names the times; a
+ * `startTime` without an `endTime` gets the same half hour. Pass `endTime: null` for a running
+ * entry.
+ */
 export function timeEntry(orgId: string, userId: string, overrides: Record<string, unknown> = {}) {
+  const slot = FIRST_SLOT + nextSlot++ * SLOT_MS;
+  const startTime =
+    typeof overrides.startTime === 'string' ? overrides.startTime : new Date(slot).toISOString();
+  const endTime = new Date(Date.parse(startTime) + SLOT_MS / 2).toISOString();
   return {
     id: randomUUID(),
     orgId,
     userId,
-    startTime: '2026-11-23T08:02:00.000Z',
-    endTime: null,
+    startTime,
+    endTime: endTime as string | null,
     breakIntervals: [],
-    updatedAt: '2026-11-23T08:02:00.000Z',
+    updatedAt: endTime,
     _deleted: false,
     ...overrides,
   };
 }
 
-export function booking(orgId: string, customerUserId: string, overrides: Record<string, unknown> = {}) {
+export function booking(
+  orgId: string,
+  customerUserId: string,
+  overrides: Record<string, unknown> = {},
+) {
   return {
     id: randomUUID(),
     orgId,
@@ -66,10 +94,21 @@ export function booking(orgId: string, customerUserId: string, overrides: Record
 }
 
 /** Roster items are created by the CRM (issue 7); tests insert them directly. */
-export async function insertRosterItem(db: Db, orgId: string, user: { id: string; email: string | null }) {
+export async function insertRosterItem(
+  db: Db,
+  orgId: string,
+  user: { id: string; email: string | null },
+) {
   const [row] = await db
     .insert(rosterItems)
-    .values({ orgId, userId: user.id, firstName: 'Rita', lastName: 'Roster', email: user.email, updatedAt: new Date('2026-11-01T00:00:00.000Z') })
+    .values({
+      orgId,
+      userId: user.id,
+      firstName: 'Rita',
+      lastName: 'Roster',
+      email: user.email,
+      updatedAt: new Date('2026-11-01T00:00:00.000Z'),
+    })
     .returning();
   if (!row) throw new Error('roster item not inserted');
   return row;
@@ -82,10 +121,13 @@ export async function insertRosterItem(db: Db, orgId: string, user: { id: string
  */
 export async function waitForVisibility(db: Db): Promise<void> {
   const read = async (expression: 'xmin' | 'xmax') => {
-    const result = await db.execute(sql.raw(`select pg_snapshot_${expression}(pg_current_snapshot())::text as v`));
+    const result = await db.execute(
+      sql.raw(`select pg_snapshot_${expression}(pg_current_snapshot())::text as v`),
+    );
     return BigInt(rowsOf<{ v: string }>(result)[0]?.v ?? '0');
   };
   const horizon = await read('xmax');
   const deadline = Date.now() + 10_000;
-  while ((await read('xmin')) < horizon && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+  while ((await read('xmin')) < horizon && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 10));
 }

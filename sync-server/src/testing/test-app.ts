@@ -3,12 +3,20 @@ import { loadConfig } from '../config.ts';
 import { buildApp } from '../app.ts';
 import { createTestDatabase } from './test-database.ts';
 import type { Mailer } from '../adapters/mailer/port.ts';
+import type { Notifier } from '../adapters/notifier/port.ts';
+import type { Db } from '../db/open-database.ts';
 import type { JWTVerifyGetKey } from 'jose';
 
 /** The real app on a fresh database of the given kind, for `inject` tests. */
 export async function createTestApp(
   kind: 'postgres' | 'pglite',
-  overrides: { env?: Record<string, string>; mailer?: Mailer; googleKeys?: JWTVerifyGetKey } = {},
+  overrides: {
+    env?: Record<string, string>;
+    mailer?: Mailer;
+    /** Built on the test's database (adapters read the device registrations). */
+    notifier?: (db: Db) => Notifier;
+    googleKeys?: JWTVerifyGetKey;
+  } = {},
 ) {
   const database = await createTestDatabase(kind);
   const config = loadConfig({
@@ -22,6 +30,7 @@ export async function createTestApp(
     config,
     database,
     ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
+    ...(overrides.notifier ? { notifier: overrides.notifier(database.db) } : {}),
     ...(overrides.googleKeys ? { googleKeys: overrides.googleKeys } : {}),
   });
   await app.ready();

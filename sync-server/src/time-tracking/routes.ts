@@ -1,8 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import { timeTrackingClaims } from '@platform/schema/organizations/claims';
-import { timeTrackingRequestSchema } from '@platform/schema/time-tracking/time-tracking.zod';
+import {
+  exportTimeEntriesQuerySchema,
+  timeTrackingPeopleQuerySchema,
+  timeTrackingRequestSchema,
+} from '@platform/schema/time-tracking/time-tracking.zod';
 import { requireClaim, requireSession } from '../plugins/session.ts';
 import { actorOf } from '../sync/actor.ts';
+import { exportPayrollCsv, timeTrackingPeople } from './time-tracking-reports.service.ts';
 import { runTimeTrackingAction } from './time-tracking.service.ts';
 
 /** spec §7 POST /api/time-tracking: one endpoint, the operation named by `action`. */
@@ -13,5 +18,26 @@ export async function timeTrackingRoutes(app: FastifyInstance) {
     const input = timeTrackingRequestSchema.parse(request.body);
     const session = await requireClaim(request, input.orgId, timeTrackingClaims);
     return runTimeTrackingAction(app.db, await actorOf(app.db, session), input);
+  });
+
+  // Ours: the team view's list of people (managers).
+  app.get('/api/time-tracking/people', async (request) => {
+    await requireSession(request);
+    const { orgId } = timeTrackingPeopleQuerySchema.parse(request.query);
+    const session = await requireClaim(request, orgId, timeTrackingClaims);
+    return timeTrackingPeople(app.db, await actorOf(app.db, session), orgId);
+  });
+
+  // Ours: the payroll export, a file the browser downloads.
+  app.get('/api/time-tracking/export.csv', async (request, reply) => {
+    await requireSession(request);
+    const query = exportTimeEntriesQuerySchema.parse(request.query);
+    const session = await requireClaim(request, query.orgId, timeTrackingClaims);
+    const csv = await exportPayrollCsv(app.db, await actorOf(app.db, session), query);
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${csv.filename}"`)
+      .header('cache-control', 'no-store')
+      .send(csv.body);
   });
 }

@@ -40,7 +40,14 @@ export async function upsertTimeEntries(tx: Tx, docs: Array<WireDoc<TimeEntryDoc
     // A document never changes organisation: org_id is not among the columns an update sets.
     .onConflictDoUpdate({
       target: timeEntries.id,
-      set: excludedSet(timeEntries, ['userId', 'startTime', 'endTime', 'breakIntervals', 'updatedAt', 'deleted']),
+      set: excludedSet(timeEntries, [
+        'userId',
+        'startTime',
+        'endTime',
+        'breakIntervals',
+        'updatedAt',
+        'deleted',
+      ]),
     });
 }
 
@@ -49,7 +56,53 @@ export async function upsertTimeEntries(tx: Tx, docs: Array<WireDoc<TimeEntryDoc
  * push.ts locks (same hash), so API writes and replication pushes of one entry take turns.
  */
 export async function lockKeys(tx: Tx, keys: string[]): Promise<void> {
-  for (const key of keys) await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}::text, 0))`);
+  for (const key of keys)
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}::text, 0))`);
+}
+
+/**
+ * Serialises every write that could make one of these people's entries overlap another: the
+ * overlap check reads their neighbouring entries, and a second writer must not read before the
+ * first has committed. One statement, keys in sorted order, so writers of several people
+ * never wait on each other in a cycle. Callers take it after any other lock of their
+ * transaction (entry ids, a clock), so it is always the last lock taken and cannot close a cycle.
+ */
+export async function lockPeopleEntries(
+  tx: Tx,
+  people: Array<{ orgId: string; userId: string }>,
+): Promise<void> {
+  const keys = [...new Set(people.map((p) => `time-entries-of:${p.orgId}:${p.userId}`))].sort();
+  if (keys.length === 0) return;
+  await tx.execute(
+    sql`select count(pg_advisory_xact_lock(hashtextextended(key, 0))) from unnest(array[${sql.join(
+      keys.map((key) => sql`${key}`),
+      sql`, `,
+    )}]::text[]) as key`,
+  );
+}
+
+/**
+ * Live entries of the same person that overlap any of `spans` (a running span is open-ended)
+ * — the only entries the overlap rule needs to see. One query however many spans.
+ */
+export async function findOverlapCandidates(
+  tx: Tx,
+  spans: Array<Pick<TimeEntryDoc, 'orgId' | 'userId' | 'startTime' | 'endTime'>>,
+): Promise<Array<WireDoc<TimeEntryDoc>>> {
+  if (spans.length === 0) return [];
+  const near = spans.map((span) =>
+    and(
+      eq(timeEntries.orgId, span.orgId),
+      eq(timeEntries.userId, span.userId),
+      span.endTime === null ? undefined : lt(timeEntries.startTime, new Date(span.endTime)),
+      or(isNull(timeEntries.endTime), gt(timeEntries.endTime, new Date(span.startTime))),
+    ),
+  );
+  const rows = await tx
+    .select()
+    .from(timeEntries)
+    .where(and(eq(timeEntries.deleted, false), or(...near)));
+  return rows.map(timeEntryToDoc);
 }
 
 export async function findTimeEntry(tx: Tx, id: string): Promise<WireDoc<TimeEntryDoc> | null> {
@@ -61,11 +114,21 @@ export async function findTimeEntry(tx: Tx, id: string): Promise<WireDoc<TimeEnt
  * All a person's clock state depends on, in one row: their running entry (the latest started,
  * should two devices have left two) or else their latest entry.
  */
-export async function findClockEntries(db: Db | Tx, orgId: string, userId: string): Promise<Array<WireDoc<TimeEntryDoc>>> {
+export async function findClockEntries(
+  db: Db | Tx,
+  orgId: string,
+  userId: string,
+): Promise<Array<WireDoc<TimeEntryDoc>>> {
   const rows = await db
     .select()
     .from(timeEntries)
-    .where(and(eq(timeEntries.orgId, orgId), eq(timeEntries.userId, userId), eq(timeEntries.deleted, false)))
+    .where(
+      and(
+        eq(timeEntries.orgId, orgId),
+        eq(timeEntries.userId, userId),
+        eq(timeEntries.deleted, false),
+      ),
+    )
     .orderBy(sql`${timeEntries.endTime} is null desc`, desc(timeEntries.startTime))
     .limit(1);
   return rows.map(timeEntryToDoc);
@@ -74,12 +137,19 @@ export async function findClockEntries(db: Db | Tx, orgId: string, userId: strin
 /** Live entries overlapping [from, to), newest first; `userId` null means everyone in the organisation. */
 export async function listTimeEntries(
   db: Db,
-  query: { orgId: string; userId: string | null; from?: string | undefined; to?: string | undefined },
+  query: {
+    orgId: string;
+    userId: string | null;
+    from?: string | undefined;
+    to?: string | undefined;
+  },
 ): Promise<Array<WireDoc<TimeEntryDoc>>> {
   const conditions: SQL[] = [eq(timeEntries.orgId, query.orgId), eq(timeEntries.deleted, false)];
   if (query.userId) conditions.push(eq(timeEntries.userId, query.userId));
   if (query.to) conditions.push(lt(timeEntries.startTime, new Date(query.to)));
-  const runningAfter = query.from ? or(isNull(timeEntries.endTime), gt(timeEntries.endTime, new Date(query.from))) : undefined;
+  const runningAfter = query.from
+    ? or(isNull(timeEntries.endTime), gt(timeEntries.endTime, new Date(query.from)))
+    : undefined;
   if (runningAfter) conditions.push(runningAfter);
   const rows = await db
     .select()

@@ -22,7 +22,12 @@ import { Forbidden, NotFound, RuleBroken } from '../plugins/domain-errors.ts';
 import type { Actor } from '../sync/actor.ts';
 import { notifyChange } from '../sync/change-feed.ts';
 import type { WireDoc } from '../sync/collection-definition.ts';
-import { findClockEntries, findTimeEntry, listTimeEntries, lockKeys } from './time-entries.repository.ts';
+import {
+  findClockEntries,
+  findTimeEntry,
+  listTimeEntries,
+  lockKeys,
+} from './time-entries.repository.ts';
 import { writeTimeEntries } from './time-entries.service.ts';
 
 export const timeTrackingMessages = {
@@ -41,7 +46,12 @@ class TimeEntryNotFound extends NotFound {
 type Entry = WireDoc<TimeEntryDoc>;
 
 /** spec §7 POST /api/time-tracking, one operation per action. */
-export function runTimeTrackingAction(db: Db, actor: Actor, input: TimeTrackingRequest, now = new Date()) {
+export function runTimeTrackingAction(
+  db: Db,
+  actor: Actor,
+  input: TimeTrackingRequest,
+  now = new Date(),
+) {
   switch (input.action) {
     case 'clock-in':
     case 'clock-out':
@@ -62,37 +72,71 @@ export function runTimeTrackingAction(db: Db, actor: Actor, input: TimeTrackingR
 }
 
 /** The state machine of schema/ decides every move; the entry's time is when it happened (`at`), not when it arrived. */
-async function clock(db: Db, actor: Actor, input: ClockActionInput, now: Date): Promise<ClockState> {
+async function clock(
+  db: Db,
+  actor: Actor,
+  input: ClockActionInput,
+  now: Date,
+): Promise<ClockState> {
   const userId = input.userId ?? actor.userId;
   assertMayManage(actor, input.orgId, userId);
   const at = input.at ? new Date(input.at) : now;
   refuseIf(clockTimeRefusal(at, now));
   return db.transaction(async (tx) => {
     const state = await lockClock(tx, input.orgId, userId);
-    const move = applyClockAction(state, input.action, at, { orgId: input.orgId, userId, newEntryId: randomUUID() });
+    const move = applyClockAction(state, input.action, at, {
+      orgId: input.orgId,
+      userId,
+      newEntryId: randomUUID(),
+    });
     if (!move.ok) throw new TimeEntryRefused(move.message);
     await writeOne(tx, actor, move.entry.id, () => ({ ...move.entry, _deleted: false }));
     return clockStatusOf(await findClockEntries(tx, input.orgId, userId));
   });
 }
 
-async function getCurrentStatus(db: Db, actor: Actor, input: GetCurrentStatusInput): Promise<ClockState> {
+async function getCurrentStatus(
+  db: Db,
+  actor: Actor,
+  input: GetCurrentStatusInput,
+): Promise<ClockState> {
   const userId = input.userId ?? actor.userId;
   assertMayManage(actor, input.orgId, userId);
   return clockStatusOf(await findClockEntries(db, input.orgId, userId));
 }
 
-async function getTimeEntries(db: Db, actor: Actor, input: GetTimeEntriesInput): Promise<{ entries: TimeEntryDoc[] }> {
+async function getTimeEntries(
+  db: Db,
+  actor: Actor,
+  input: GetTimeEntriesInput,
+): Promise<{ entries: TimeEntryDoc[] }> {
   const userId = input.userId === 'all' ? null : (input.userId ?? actor.userId);
   assertMayManage(actor, input.orgId, userId);
-  const entries = await listTimeEntries(db, { orgId: input.orgId, userId, from: input.from, to: input.to });
+  const entries = await listTimeEntries(db, {
+    orgId: input.orgId,
+    userId,
+    from: input.from,
+    to: input.to,
+  });
   return { entries: entries.map(withoutTombstoneFlag) };
 }
 
-async function createTimeEntry(db: Db, actor: Actor, input: CreateTimeEntryInput, now: Date): Promise<TimeEntryDoc> {
+async function createTimeEntry(
+  db: Db,
+  actor: Actor,
+  input: CreateTimeEntryInput,
+  now: Date,
+): Promise<TimeEntryDoc> {
   const { userId = actor.userId, ...times } = input.timeEntry;
   assertMayManage(actor, input.orgId, userId);
-  const next: Entry = { id: randomUUID(), orgId: input.orgId, userId, ...times, updatedAt: now.toISOString(), _deleted: false };
+  const next: Entry = {
+    id: randomUUID(),
+    orgId: input.orgId,
+    userId,
+    ...times,
+    updatedAt: now.toISOString(),
+    _deleted: false,
+  };
   return db.transaction(async (tx) => {
     const state = await lockClock(tx, input.orgId, userId);
     refuseIf(runningEntryConflict(state, next));
@@ -100,7 +144,12 @@ async function createTimeEntry(db: Db, actor: Actor, input: CreateTimeEntryInput
   });
 }
 
-async function updateTimeEntry(db: Db, actor: Actor, input: UpdateTimeEntryInput, now: Date): Promise<TimeEntryDoc> {
+async function updateTimeEntry(
+  db: Db,
+  actor: Actor,
+  input: UpdateTimeEntryInput,
+  now: Date,
+): Promise<TimeEntryDoc> {
   const saved = await changeEntry(db, actor, input.orgId, input.entryId, (master) => ({
     ...master,
     ...input.timeEntry,
@@ -110,9 +159,18 @@ async function updateTimeEntry(db: Db, actor: Actor, input: UpdateTimeEntryInput
 }
 
 /** A tombstone (`_deleted`), so replicas delete it too. */
-async function deleteTimeEntry(db: Db, actor: Actor, input: DeleteTimeEntryInput, now: Date): Promise<{ ok: true }> {
+async function deleteTimeEntry(
+  db: Db,
+  actor: Actor,
+  input: DeleteTimeEntryInput,
+  now: Date,
+): Promise<{ ok: true }> {
   const entryId = input.entryId ?? input.deleteData?.entryId ?? '';
-  await changeEntry(db, actor, input.orgId, entryId, (master) => ({ ...master, updatedAt: now.toISOString(), _deleted: true }));
+  await changeEntry(db, actor, input.orgId, entryId, (master) => ({
+    ...master,
+    updatedAt: now.toISOString(),
+    _deleted: true,
+  }));
   return { ok: true };
 }
 
@@ -120,15 +178,23 @@ async function deleteTimeEntry(db: Db, actor: Actor, input: DeleteTimeEntryInput
  * The actor may manage `userId`'s entries (`null`: everyone's in the organisation) — by the
  * rule replication scopes by (schema/src/sync/access.rules.ts), so both paths agree.
  */
-function assertMayManage(actor: Actor, orgId: string, userId: string | null): void {
+export function assertMayManage(actor: Actor, orgId: string, userId: string | null): void {
   const access = accessTo('time-entries', actor);
   // The route checked the claim in this organisation; checked again so no caller can skip it.
-  if (!access?.writable || actor.orgId !== orgId) throw new Forbidden('Not allowed for this organization.');
-  if (access.reach !== 'all' && userId !== actor.userId) throw new Forbidden(timeTrackingMessages.ownOnly);
+  if (!access?.writable || actor.orgId !== orgId)
+    throw new Forbidden('Not allowed for this organization.');
+  if (access.reach !== 'all' && userId !== actor.userId)
+    throw new Forbidden(timeTrackingMessages.ownOnly);
 }
 
 /** Changes an existing live entry of this organisation; the person's clock is locked first, as for a clock move. */
-async function changeEntry(db: Db, actor: Actor, orgId: string, entryId: string, change: (master: Entry) => Entry): Promise<Entry> {
+async function changeEntry(
+  db: Db,
+  actor: Actor,
+  orgId: string,
+  entryId: string,
+  change: (master: Entry) => Entry,
+): Promise<Entry> {
   return db.transaction(async (tx) => {
     // Read unlocked only to learn whose clock to lock; the master is read again under the locks.
     const found = await findTimeEntry(tx, entryId);
@@ -152,10 +218,17 @@ async function changeEntry(db: Db, actor: Actor, orgId: string, entryId: string,
  * about to change) are locked too, push.ts's way: all at once in id order, so the two can
  * never wait on each other in a cycle. The state is then read again under those locks.
  */
-async function lockClock(tx: Tx, orgId: string, userId: string, entryId?: string): Promise<ClockState> {
+async function lockClock(
+  tx: Tx,
+  orgId: string,
+  userId: string,
+  entryId?: string,
+): Promise<ClockState> {
   await lockKeys(tx, [`clock:${orgId}:${userId}`]);
   const state = clockStatusOf(await findClockEntries(tx, orgId, userId));
-  const ids = [...new Set([state.activeEntry?.id, entryId].filter((id) => id !== undefined))].sort();
+  const ids = [
+    ...new Set([state.activeEntry?.id, entryId].filter((id) => id !== undefined)),
+  ].sort();
   if (ids.length === 0) return state;
   await lockKeys(tx, ids);
   return clockStatusOf(await findClockEntries(tx, orgId, userId));
@@ -165,13 +238,22 @@ async function lockClock(tx: Tx, orgId: string, userId: string, entryId?: string
  * Every API write of a time entry: under the entry's lock, against the master read under it,
  * through the one write path replication uses, then announced to live clients as push.ts does.
  */
-async function writeOne(tx: Tx, actor: Actor, id: string, build: (master: Entry | null) => Entry): Promise<Entry> {
+async function writeOne(
+  tx: Tx,
+  actor: Actor,
+  id: string,
+  build: (master: Entry | null) => Entry,
+): Promise<Entry> {
   await lockKeys(tx, [id]);
   const master = await findTimeEntry(tx, id);
   const next = build(master);
   const [refused] = await writeTimeEntries(tx, actor, [{ next, master }]);
   if (refused) throw new TimeEntryRefused(refused.message);
-  await notifyChange(tx, { collection: 'time-entries', orgId: next.orgId, ownerIds: [next.userId] });
+  await notifyChange(tx, {
+    collection: 'time-entries',
+    orgId: next.orgId,
+    ownerIds: [next.userId],
+  });
   return next;
 }
 

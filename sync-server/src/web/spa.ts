@@ -1,7 +1,10 @@
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+/** Rewrites the app shell for one request (an organisation's branded pages), or leaves it. */
+export type ShellTransform = (html: string, request: FastifyRequest) => Promise<string>;
 
 /**
  * Paths the server owns; everything else that accepts HTML gets the app shell (SPA fallback).
@@ -10,8 +13,19 @@ import type { FastifyInstance } from 'fastify';
 const serverPrefixes = ['/api/', '/healthz', '/dev/', '/auth/logout', '/auth/external/'];
 
 /** Serves the built PWA: hashed assets long-cached, the shell and service worker never. */
-export async function registerSpa(app: FastifyInstance, distDir: string) {
+export async function registerSpa(
+  app: FastifyInstance,
+  distDir: string,
+  transformShell?: ShellTransform,
+) {
   const indexFile = path.join(distDir, 'index.html');
+  // Read again only when a new build replaced it.
+  let shell = { mtimeMs: -1, html: '' };
+  const readShell = () => {
+    const { mtimeMs } = statSync(indexFile);
+    if (mtimeMs !== shell.mtimeMs) shell = { mtimeMs, html: readFileSync(indexFile, 'utf8') };
+    return shell.html;
+  };
   if (!existsSync(indexFile)) {
     app.log.warn(`No PWA build at ${distDir}; run "npm run build". Only the API is served.`);
     return;
@@ -20,9 +34,15 @@ export async function registerSpa(app: FastifyInstance, distDir: string) {
     root: distDir,
     wildcard: false,
     index: false,
+    // The build writes .br/.gz beside each script and stylesheet (pwa/vite.config.ts).
+    preCompressed: true,
+    // Cache-Control comes from setHeaders alone (send's default 'public, max-age=0' won over it).
+    cacheControl: false,
     setHeaders(res, filePath) {
       if (filePath.includes(`${path.sep}assets${path.sep}`)) res.setHeader('cache-control', 'public, max-age=31536000, immutable');
       else res.setHeader('cache-control', 'no-cache');
+      // Which copy (br, gz, plain) depends on the request's Accept-Encoding: tell caches.
+      if (/\.(js|css)(\.br|\.gz)?$/.test(filePath)) res.setHeader('vary', 'accept-encoding');
     },
   });
   app.get('/*', async (request, reply) => {
@@ -33,6 +53,8 @@ export async function registerSpa(app: FastifyInstance, distDir: string) {
       return reply.sendFile(file);
     }
     if (path.extname(urlPath) && !urlPath.endsWith('.html')) return reply.callNotFound();
-    return reply.header('cache-control', 'no-cache').type('text/html').sendFile('index.html');
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    if (!transformShell) return reply.sendFile('index.html');
+    return reply.send(await transformShell(readShell(), request));
   });
 }

@@ -1,46 +1,56 @@
 import { Outlet } from 'react-router';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
-import { useBranding } from '../../lib/branding.ts';
+import { platformBranding, useBranding } from '../../lib/branding.ts';
+import { BrandingScope } from '../providers/branding-provider.tsx';
 import { AccountCard } from '../../features/shell/components/account-card.tsx';
 import { CustomerNav } from '../../features/shell/components/customer-nav.tsx';
 import { ShellFrame } from '../../features/shell/components/shell-frame.tsx';
 import { UserMenu } from '../../features/shell/components/user-menu.tsx';
 import { useAccountDialogs } from './account-dialogs.tsx';
 import { SyncIndicator } from '../../sync/sync-indicator.tsx';
+import { useReplicatedBranding } from './use-replicated-branding.ts';
 
 /**
  * Customer view (spec §6): the customer navigation instead of the sidebar. With an orgId it is
  * the branded customer app of that organisation, with a Powered-by footer (spec §1).
  */
 export function CustomerShell({ user, orgId }: { user: CurrentUser; orgId: string | null }) {
-  const branding = useBranding();
+  const fetched = useBranding();
+  const replicated = useReplicatedBranding(orgId);
+  const branding = replicated ?? fetched;
   const { dialogs, openSwitchAccounts, openCreateOrganization } = useAccountDialogs(user);
   const orgLabel = orgId && user.org?.id === orgId ? user.org.label : null;
   return (
-    <ShellFrame
-      title={orgLabel ?? user.org?.label ?? 'My account'}
-      userArea={
-        <>
-          <SyncIndicator />
-          <UserMenu user={user} onCreateOrganization={openCreateOrganization} />
-        </>
-      }
-      aside={
-        <>
-          <CustomerNav orgId={orgId} />
-          <AccountCard
-            user={user}
-            onSwitchAccounts={openSwitchAccounts}
-            onCreateOrganization={openCreateOrganization}
-          />
-        </>
-      }
-      footer={
-        orgId ? <footer className="powered-by">Powered by {branding.appName}</footer> : undefined
-      }
-    >
-      <Outlet />
-      {dialogs}
-    </ShellFrame>
+    <BrandingScope branding={branding}>
+      <ShellFrame
+        title={orgLabel ?? user.org?.label ?? 'My account'}
+        userArea={
+          <>
+            <SyncIndicator />
+            <UserMenu user={user} onCreateOrganization={openCreateOrganization} />
+          </>
+        }
+        aside={
+          <>
+            <CustomerNav orgId={orgId} />
+            <AccountCard
+              user={user}
+              onSwitchAccounts={openSwitchAccounts}
+              onCreateOrganization={openCreateOrganization}
+            />
+          </>
+        }
+        footer={
+          orgId ? (
+            <footer className="powered-by">
+              Powered by {branding.poweredBy ?? platformBranding.appName}
+            </footer>
+          ) : undefined
+        }
+      >
+        <Outlet />
+        {dialogs}
+      </ShellFrame>
+    </BrandingScope>
   );
 }

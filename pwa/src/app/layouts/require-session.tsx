@@ -4,6 +4,8 @@ import type { CurrentUser } from '@platform/schema/me/me.zod';
 import { PageLoading } from '../../components/page-loading.tsx';
 import { useCurrentUser } from '../../lib/current-user.ts';
 import { SyncProvider } from '../../sync/sync-context.tsx';
+import { KeepNotificationsRegistered } from '../../features/notifications/components/keep-notifications-registered.tsx';
+import { NotificationsAfterInstallOffer } from '../../features/notifications/components/notifications-after-install-offer.tsx';
 
 /**
  * Renders `children` for a signed-in user; sends anyone else to /auth/login?redirectTo=<here>.
@@ -29,7 +31,15 @@ export function RequireSession({ children }: { children: (user: CurrentUser) => 
 
   switch (current.status) {
     case 'signed-in':
-      return <SyncProvider user={current.user}>{children(current.user)}</SyncProvider>;
+      return (
+        <SyncProvider user={current.user}>
+          {children(current.user)}
+          {/* Push (issue 5): this device keeps receiving the person's notices, and is offered
+              them right after the app is installed. */}
+          <KeepNotificationsRegistered userId={current.user.id} />
+          <NotificationsAfterInstallOffer userId={current.user.id} />
+        </SyncProvider>
+      );
     case 'signed-out': {
       if (!rechecked) return <PageLoading label="Loading your account…" />;
       const here = `${location.pathname}${location.search}`;

@@ -5,14 +5,18 @@ export type AuthQuery = {
   redirectTo?: string;
   /** Only a well-formed id counts; anything else is ignored rather than sent to the server. */
   orgId?: string;
+  /** The token of an emailed CRM invitation (it claims the invited account at signup). */
+  invitation?: string;
   preventOrgFields: boolean;
 };
 
 export function readAuthQuery(params: URLSearchParams): AuthQuery {
   const redirectTo = params.get('redirectTo') ?? '';
   const orgId = params.get('orgId') ?? '';
+  const invitation = params.get('invitation') ?? '';
   return {
     ...(redirectTo ? { redirectTo } : {}),
+    ...(invitation && invitation.length <= 200 ? { invitation } : {}),
     ...(orgIdQuerySchema.safeParse(orgId).success ? { orgId } : {}),
     preventOrgFields: isFlagSet(params.get('preventOrgFields')),
   };

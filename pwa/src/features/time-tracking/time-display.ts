@@ -1,20 +1,22 @@
 import type { CurrentUser } from '@platform/schema/me/me.zod';
-import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod';
+import { dayKeyOf, orgTimeZone, type DayKey } from '@platform/schema/time-tracking/org-calendar';
+import type { EntryTimes } from '@platform/schema/time-tracking/time-totals.rules';
 
-type EntryTimes = Pick<TimeEntryDoc, 'startTime' | 'endTime' | 'breakIntervals'>;
-
-/** spec §3 Org attributes.timezone: times are shown in the organisation's zone (else the device's). */
-export function timeZoneOf(user: CurrentUser): string | undefined {
-  return user.org?.timezone ?? undefined;
+/**
+ * spec §3 Org attributes.timezone: times are shown, and days and weeks counted, in the
+ * organisation's zone — never the device's, so a manager abroad sees the same days as payroll.
+ */
+export function timeZoneOf(user: CurrentUser): string {
+  return orgTimeZone(user.org?.timezone);
 }
 
 /** HH:MM on a 24-hour clock. */
-export function formatClockTime(iso: string, timeZone: string | undefined): string {
+export function formatClockTime(iso: string, timeZone: string): string {
   return new Intl.DateTimeFormat(undefined, {
     hour: '2-digit',
     minute: '2-digit',
     hourCycle: 'h23',
-    ...(timeZone ? { timeZone } : {}),
+    timeZone,
   }).format(new Date(iso));
 }
 
@@ -31,24 +33,46 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)}h ${String(minutes % 60).padStart(2, '0')}m`;
 }
 
-/** Milliseconds of [start, end) after `since`; a running interval ends at `now`. */
-function spanMs(start: string, end: string | null, now: number, since: number): number {
-  const to = end === null ? now : Date.parse(end);
-  return Math.max(0, to - Math.max(Date.parse(start), since));
+// A day key names a calendar day, not an instant: format it as that date in UTC.
+const dateOfKey = (day: DayKey) => new Date(`${day}T12:00:00.000Z`);
+
+/** Monday, November 23 (in the device's language). */
+export function formatDay(day: DayKey): string {
+  return new Intl.DateTimeFormat(undefined, {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    timeZone: 'UTC',
+  }).format(dateOfKey(day));
 }
 
-/** Time worked in one entry after `since`, breaks subtracted; a running entry or break counts up to `now`. */
-export function workedMs(entry: EntryTimes, now: Date, since = -Infinity): number {
-  const at = now.getTime();
-  const breaks = entry.breakIntervals.reduce(
-    (sum, interval) => sum + spanMs(interval.startTime, interval.endTime, at, since),
-    0,
+/** Nov 23 – 29, 2026: a week's dates for its heading. */
+export function formatDayRange(first: DayKey, last: DayKey): string {
+  return new Intl.DateTimeFormat(undefined, {
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  }).formatRange(dateOfKey(first), dateOfKey(last));
+}
+
+/** A time within a day's list: HH:MM, with the weekday when it falls on another day (midnight). */
+export function formatTimeOnDay(iso: string, day: DayKey, timeZone: string): string {
+  const time = formatClockTime(iso, timeZone);
+  if (dayKeyOf(Date.parse(iso), timeZone) === day) return time;
+  const weekday = new Intl.DateTimeFormat(undefined, { weekday: 'short', timeZone }).format(
+    new Date(iso),
   );
-  return Math.max(0, spanMs(entry.startTime, entry.endTime, at, since) - breaks);
+  return `${weekday} ${time}`;
 }
 
-/** Midnight today on this device, and the same time tomorrow. */
-export function todayRange(now = new Date()): { from: Date; to: Date } {
-  const from = new Date(now.getFullYear(), now.getMonth(), now.getDate());
-  return { from, to: new Date(now.getTime() + 24 * 3_600_000) };
+/** 12:00–12:30, 15:00–now; None without breaks. */
+export function formatBreaks(entry: EntryTimes, timeZone: string): string {
+  if (entry.breakIntervals.length === 0) return 'None';
+  return entry.breakIntervals
+    .map((interval) => {
+      const end = interval.endTime ? formatClockTime(interval.endTime, timeZone) : 'now';
+      return `${formatClockTime(interval.startTime, timeZone)}–${end}`;
+    })
+    .join(', ');
 }

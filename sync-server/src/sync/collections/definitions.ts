@@ -1,13 +1,15 @@
-import { bookings, rosterItems, timeEntries } from '@platform/schema/db';
+import { bookings, orgBranding, rosterItems, timeEntries } from '@platform/schema/db';
 import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
 import { accessTo } from '@platform/schema/sync/access.rules';
 import { bookingToDoc } from '../../bookings/bookings.repository.ts';
+import { orgBrandingToDoc } from '../../branding/branding.repository.ts';
 import { writeBookings } from '../../bookings/bookings.service.ts';
 import { Forbidden } from '../../plugins/domain-errors.ts';
 import { rosterItemToDoc } from '../../roster/roster.repository.ts';
 import { writeRosterItems } from '../../roster/roster.service.ts';
 import { timeEntryToDoc } from '../../time-tracking/time-entries.repository.ts';
 import { writeTimeEntries } from '../../time-tracking/time-entries.service.ts';
+import { limitToClockMoves } from '../../kiosk/kiosk-writes.ts';
 import type { Actor, Scope } from '../actor.ts';
 import type { AnyReplicatedCollection } from '../collection-definition.ts';
 
@@ -41,7 +43,7 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     ownerOf: (doc: { userId: string }) => doc.userId,
     scopeFor: scopeOf('time-entries'),
     toDoc: timeEntryToDoc,
-    writeBatch: writeTimeEntries,
+    writeBatch: limitToClockMoves(writeTimeEntries),
   },
   bookings: {
     name: 'bookings',
@@ -52,5 +54,21 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     scopeFor: scopeOf('bookings'),
     toDoc: bookingToDoc,
     writeBatch: writeBookings,
+  },
+  'org-branding': {
+    name: 'org-branding',
+    docSchema: replicatedCollections['org-branding'].schema,
+    table: orgBranding,
+    // Organisation-wide (reach 'all'): the owner column is never consulted.
+    ownerColumn: orgBranding.orgId,
+    ownerOf: (doc: { orgId: string }) => doc.orgId,
+    scopeFor: scopeOf('org-branding'),
+    toDoc: orgBrandingToDoc,
+    // Read-only on every device (writable: false): the engine refuses pushes before this.
+    writeBatch: async (_tx, _actor, changes) =>
+      changes.map((change: { next: { id: string } }) => ({
+        id: change.next.id,
+        message: 'Branding is changed in the branding settings.',
+      })),
   },
 };

@@ -4,7 +4,7 @@ import {
   type SignupFormInput,
   type SignupFormOutput,
 } from '@platform/schema/auth/signup-form.rules';
-import { trimmedRegister } from '../hooks/trimmed-register.ts';
+import { trimmedRegister } from '../../../lib/trimmed-register.ts';
 import { CheckboxField } from './checkbox-field.tsx';
 import { TextField } from './text-field.tsx';
 

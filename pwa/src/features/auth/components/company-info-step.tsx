@@ -3,7 +3,7 @@ import type { UseFormReturn } from 'react-hook-form';
 import { useNavigate } from 'react-router';
 import { afterSignupPath } from '@platform/schema/auth/redirect.rules';
 import type { CompanyInfo } from '@platform/schema/auth/signup-form.rules';
-import { trimmedRegister } from '../hooks/trimmed-register.ts';
+import { trimmedRegister } from '../../../lib/trimmed-register.ts';
 import { GoogleButton, googleLoginPath } from './google-button.tsx';
 import { StepHeading } from './step-heading.tsx';
 import { TextField } from './text-field.tsx';

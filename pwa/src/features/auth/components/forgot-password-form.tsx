@@ -4,7 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { forgotPasswordInputSchema } from '@platform/schema/auth/auth.zod';
 import { requestErrorMessage } from '../api/request-error-message.ts';
 import { requestPasswordReset } from '../api/request-password-reset.ts';
-import { trimmedRegister } from '../hooks/trimmed-register.ts';
+import { trimmedRegister } from '../../../lib/trimmed-register.ts';
 import { FormAlert } from './form-alert.tsx';
 import { SubmitButton } from './submit-button.tsx';
 import { TextField } from './text-field.tsx';

@@ -1,6 +1,6 @@
 import type { UseFormReturn } from 'react-hook-form';
 import type { SignupFormInput, SignupFormOutput } from '@platform/schema/auth/signup-form.rules';
-import { trimmedRegister } from '../hooks/trimmed-register.ts';
+import { trimmedRegister } from '../../../lib/trimmed-register.ts';
 import { NewPasswordFields } from './new-password-fields.tsx';
 import { TextField } from './text-field.tsx';
 

@@ -73,6 +73,7 @@ export function useSignupForm(options: { query: AuthQuery; invitedEmail: string 
         companyName: company.getValues('companyName').trim(),
         ...(query.orgId ? { orgId: query.orgId } : {}),
         ...(query.redirectTo ? { redirectTo: query.redirectTo } : {}),
+        ...(query.invitation ? { invitation: query.invitation } : {}),
       });
       const outcome = await createAccount(dto);
       if (outcome.kind !== 'created') {
@@ -85,7 +86,7 @@ export function useSignupForm(options: { query: AuthQuery; invitedEmail: string 
       setSubmitState('confirmed');
       const target = safeRedirectPath(
         outcome.redirectTo,
-        afterSignupPath(accountType, query.redirectTo),
+        afterSignupPath(accountType, query.redirectTo, query.orgId),
       );
       window.setTimeout(() => window.location.assign(target), SIGNUP_REDIRECT_DELAY_MS);
     });

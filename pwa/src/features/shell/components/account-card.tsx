@@ -1,9 +1,16 @@
 import { Link } from 'react-router';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
-import { hasAnyClaim, timeTrackingClaims } from '@platform/schema/organizations/claims';
+import {
+  hasAnyClaim,
+  kioskClaims,
+  timeTrackingClaims,
+} from '@platform/schema/organizations/claims';
 import { Avatar } from './avatar.tsx';
 
-/** spec §2 Account card: customer app, kiosk mode, time tracking (org view + claim), switch accounts. */
+/**
+ * spec §2 Account card: customer app, kiosk mode (org view + manage-kiosk), time tracking (org
+ * view + claim), switch accounts.
+ */
 export function AccountCard({
   user,
   onSwitchAccounts,
@@ -15,6 +22,7 @@ export function AccountCard({
 }) {
   const orgView = user.view === 'org';
   const tracksTime = orgView && hasAnyClaim(user.claims, timeTrackingClaims);
+  const startsKiosks = orgView && hasAnyClaim(user.claims, kioskClaims);
   return (
     <section className="account-card" aria-label="Account">
       <div className="account-identity">
@@ -40,7 +48,7 @@ export function AccountCard({
             <Link to={`/dashboard-customer/${user.org.id}`}>Open customer app</Link>
           </li>
         )}
-        {orgView && (
+        {startsKiosks && (
           <li>
             <Link to="/auth/kiosk-mode">Enter kiosk mode</Link>
           </li>

@@ -39,7 +39,10 @@ export function ShellFrame({
         >
           Menu
         </button>
-        <Link to="/dashboard" className="brand">
+        <Link to={branding.homePath} className="brand">
+          {branding.logoSrc && (
+            <img className="brand-logo" src={branding.logoSrc} alt="" width={32} height={32} />
+          )}
           {branding.appName}
         </Link>
         <span className="top-bar-title">{title}</span>

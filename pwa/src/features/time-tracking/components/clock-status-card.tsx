@@ -5,13 +5,13 @@ import { formatClockTime, formatTimer } from '../time-display.ts';
 type Props = {
   state: ClockState | null;
   workedToday: number;
-  timeZone: string | undefined;
+  timeZone: string;
   pending: ClockAction | null;
   offline: boolean;
   onAction: (action: ClockAction) => void;
 };
 
-function statusText(state: ClockState, timeZone: string | undefined): string {
+function statusText(state: ClockState, timeZone: string): string {
   const entry = state.activeEntry;
   switch (state.status) {
     case 'none':

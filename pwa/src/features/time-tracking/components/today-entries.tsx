@@ -1,25 +1,19 @@
+import type { Range } from '@platform/schema/time-tracking/org-calendar';
 import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod';
-import { formatClockTime, formatDuration, workedMs } from '../time-display.ts';
+import { workedMsWithin } from '@platform/schema/time-tracking/time-totals.rules';
+import { formatBreaks, formatClockTime, formatDuration } from '../time-display.ts';
 
 type Props = {
   entries: TimeEntryDoc[] | null;
   failed: boolean;
   now: Date;
-  timeZone: string | undefined;
+  /** Today, the organisation's day: an entry from last night counts only from midnight. */
+  today: Range;
+  timeZone: string;
 };
 
-function breaksText(entry: TimeEntryDoc, timeZone: string | undefined): string {
-  if (entry.breakIntervals.length === 0) return 'None';
-  return entry.breakIntervals
-    .map(
-      (interval) =>
-        `${formatClockTime(interval.startTime, timeZone)}–${interval.endTime ? formatClockTime(interval.endTime, timeZone) : 'now'}`,
-    )
-    .join(', ');
-}
-
 /** Today's time entries: start, end, breaks and time worked. */
-export function TodayEntries({ entries, failed, now, timeZone }: Props) {
+export function TodayEntries({ entries, failed, now, today, timeZone }: Props) {
   return (
     <section className="today-entries" aria-labelledby="today-entries-heading">
       <h2 id="today-entries-heading">Today</h2>
@@ -46,8 +40,10 @@ export function TodayEntries({ entries, failed, now, timeZone }: Props) {
               <tr key={entry.id}>
                 <td>{formatClockTime(entry.startTime, timeZone)}</td>
                 <td>{entry.endTime ? formatClockTime(entry.endTime, timeZone) : 'Running'}</td>
-                <td>{breaksText(entry, timeZone)}</td>
-                <td>{formatDuration(workedMs(entry, now))}</td>
+                <td>{formatBreaks(entry, timeZone)}</td>
+                <td>
+                  {formatDuration(workedMsWithin(entry, now.getTime(), today.from, today.to))}
+                </td>
               </tr>
             ))}
           </tbody>

@@ -1,5 +1,7 @@
 import { useMemo } from 'react';
+import type { Range } from '@platform/schema/time-tracking/org-calendar';
 import { clockStatusOf, type ClockState } from '@platform/schema/time-tracking/time-clock.rules';
+import { entryTouches } from '@platform/schema/time-tracking/time-totals.rules';
 import {
   timeEntryDocSchema,
   type TimeEntryDoc,
@@ -7,7 +9,6 @@ import {
 import type { AccountDatabase } from '../../../db/database.ts';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
-import { todayRange } from '../time-display.ts';
 
 export type LocalClock = {
   db: AccountDatabase | null;
@@ -18,18 +19,24 @@ export type LocalClock = {
 };
 
 /** The person's clock from the time entries replicated to this device (what offline reads). */
-export function useLocalClock(userId: string, orgId: string): LocalClock {
+export function useLocalClock(userId: string, orgId: string, today: Range): LocalClock {
   const db = useAccountSync().sync?.db ?? null;
   const live = useLiveQuery(db, 'time-entries', { selector: { userId, orgId } });
+  const { from, to } = today;
   return useMemo(() => {
     const entries = live.documents.flatMap((doc) => {
       const parsed = timeEntryDocSchema.safeParse(doc);
       return parsed.success ? [parsed.data] : [];
     });
-    const from = todayRange().from.getTime();
-    const today = entries
-      .filter((entry) => entry.endTime === null || Date.parse(entry.endTime) > from)
+    // A running entry reaches into today whatever the minute; the totals count it up to now.
+    const onToday = entries
+      .filter((entry) => entryTouches(entry, { from, to }, Infinity))
       .sort((a, b) => Date.parse(a.startTime) - Date.parse(b.startTime));
-    return { db, ready: live.status === 'ready', state: clockStatusOf(entries), today };
-  }, [db, live]);
+    return {
+      db,
+      ready: live.status === 'ready',
+      state: clockStatusOf(entries),
+      today: onToday,
+    };
+  }, [db, live, from, to]);
 }

@@ -4,7 +4,7 @@ import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod
 import { NetworkError } from '../../../lib/api.ts';
 import { getCurrentStatus } from '../api/get-current-status.ts';
 import { getTimeEntries } from '../api/get-time-entries.ts';
-import { todayRange } from '../time-display.ts';
+import type { Range } from '@platform/schema/time-tracking/org-calendar';
 
 export type ServerClock = {
   state: ClockState | null;
@@ -16,6 +16,8 @@ export type ServerClock = {
   setState: (state: ClockState) => void;
   markUnreachable: () => void;
   refetchEntries: () => Promise<void>;
+  /** Asks for the status and today's entries again (after an entry was edited). */
+  refetchAll: () => Promise<void>;
 };
 
 type Loaded =
@@ -24,14 +26,16 @@ type Loaded =
 
 async function loadToday(
   orgId: string,
+  today: Range,
   withStatus: boolean,
   signal?: AbortSignal,
 ): Promise<Loaded> {
-  const { from, to } = todayRange();
+  const from = new Date(today.from).toISOString();
+  const to = new Date(today.to).toISOString();
   try {
     const [state, entries] = await Promise.all([
       withStatus ? getCurrentStatus({ orgId }, signal) : null,
-      getTimeEntries({ orgId, from: from.toISOString(), to: to.toISOString() }, signal),
+      getTimeEntries({ orgId, from, to }, signal),
     ]);
     return { ok: true, state, entries };
   } catch (error) {
@@ -39,8 +43,11 @@ async function loadToday(
   }
 }
 
-/** The caller's clock and today's entries as the server has them; asks again when the device comes back online. */
-export function useServerClock(orgId: string, online: boolean): ServerClock {
+/**
+ * The caller's clock and today's entries as the server has them — today being the
+ * organisation's day `today`; asks again when the device comes back online or the day changes.
+ */
+export function useServerClock(orgId: string, online: boolean, today: Range): ServerClock {
   const [state, setState] = useState<ClockState | null>(null);
   const [entries, setEntries] = useState<TimeEntryDoc[] | null>(null);
   const [unreachable, setUnreachable] = useState(false);
@@ -55,16 +62,33 @@ export function useServerClock(orgId: string, online: boolean): ServerClock {
     setFailed(!loaded.ok && !loaded.unreachable);
   }, []);
 
+  const { from, to } = today;
   useEffect(() => {
     if (!online) return;
     const controller = new AbortController();
-    void loadToday(orgId, true, controller.signal).then((loaded) => {
+    void loadToday(orgId, { from, to }, true, controller.signal).then((loaded) => {
       if (!controller.signal.aborted) apply(loaded);
     });
     return () => controller.abort();
-  }, [online, orgId, apply]);
+  }, [online, orgId, from, to, apply]);
 
-  const refetchEntries = useCallback(() => loadToday(orgId, false).then(apply), [orgId, apply]);
+  const refetchEntries = useCallback(
+    () => loadToday(orgId, { from, to }, false).then(apply),
+    [orgId, from, to, apply],
+  );
+  const refetchAll = useCallback(
+    () => loadToday(orgId, { from, to }, true).then(apply),
+    [orgId, from, to, apply],
+  );
   const markUnreachable = useCallback(() => setUnreachable(true), []);
-  return { state, entries, unreachable, failed, setState, markUnreachable, refetchEntries };
+  return {
+    state,
+    entries,
+    unreachable,
+    failed,
+    setState,
+    markUnreachable,
+    refetchEntries,
+    refetchAll,
+  };
 }

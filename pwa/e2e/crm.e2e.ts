@@ -1,0 +1,198 @@
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { inviteMessages } from '@platform/schema/crm/crm.messages';
+import {
+  demoLogins,
+  launchPersistent,
+  logIn,
+  useServerAndBrowser,
+} from '../../scripts/e2e/harness.ts';
+
+/**
+ * Issue 7, the staff side: the roster (search online and offline), 'Add customer' with the
+ * spec §4 Invite dialog states and §5 Invite rules, the customer profile with the family
+ * modals, and the redirect. The tests share one server.
+ */
+describe('CRM', () => {
+  const env = useServerAndBrowser();
+  const suffix = Date.now().toString(36);
+
+  async function ownerOnCrm(context?: BrowserContext): Promise<Page> {
+    const page = await (context ?? (await env.browser.newContext())).newPage();
+    await logIn(page, env.server.url, demoLogins.owner.email);
+    await page.goto(`${env.server.url}/dashboard/crm`);
+    await page.getByRole('heading', { name: 'Customers', level: 1 }).waitFor();
+    return page;
+  }
+  const roster = (page: Page) => page.getByRole('table', { name: 'Customers' });
+  const search = (page: Page) => page.getByRole('searchbox', { name: 'Search customers' });
+
+  it('adds a customer: errors after blur, Sent!, the post-invite actions, edits clear it', async () => {
+    const page = await ownerOnCrm();
+    await page.getByRole('button', { name: 'Add customer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add customer' });
+    const create = dialog.getByRole('button', { name: 'Create customer' });
+    expect(await create.isDisabled()).toBe(true);
+    // spec §9: 'Send invite emails' is on by default.
+    expect(await dialog.getByRole('switch', { name: 'Send invite emails' }).isChecked()).toBe(true);
+
+    const email = dialog.getByLabel('Email', { exact: true });
+    await email.fill('not-an-email');
+    expect(await dialog.getByText(inviteMessages.invalidEmail).count()).toBe(0);
+    await email.blur();
+    await dialog.getByText(inviteMessages.invalidEmail, { exact: true }).waitFor();
+    await email.fill(`robin-${suffix}@example.test`);
+    await expect.poll(() => create.isDisabled()).toBe(false);
+
+    // spec §5: names are required only with external payments.
+    await dialog.getByRole('switch', { name: 'External payments' }).check();
+    await dialog.getByLabel('First name', { exact: true }).focus();
+    await dialog.getByLabel('First name', { exact: true }).blur();
+    await dialog.getByText(inviteMessages.firstNameRequired, { exact: true }).waitFor();
+    await expect.poll(() => create.isDisabled()).toBe(true);
+    await dialog.getByRole('switch', { name: 'External payments' }).uncheck();
+    await expect.poll(() => create.isDisabled()).toBe(false);
+    await dialog.getByLabel('First name (optional)').fill('Robin');
+    await dialog.getByLabel('Last name (optional)').fill(`Crm${suffix}`);
+    await dialog.getByRole('switch', { name: 'Send invite emails' }).uncheck();
+
+    await create.click();
+    await dialog.getByRole('button', { name: 'Sent!' }).waitFor();
+    const next = dialog.getByRole('group', { name: 'What next' });
+    for (const name of [
+      'View customer profile',
+      'Manage child accounts',
+      'Add another customer',
+      'Close',
+    ])
+      await next.getByRole('button', { name, exact: true }).waitFor();
+
+    // spec §4: editing a field after creation clears the created state.
+    await dialog.getByLabel('Phone (optional)').fill('555-0199');
+    await dialog.getByRole('button', { name: 'Create customer' }).waitFor();
+    expect(await next.count()).toBe(0);
+    await dialog.getByLabel('Phone (optional)').fill('');
+
+    // Add another customer resets the form; Close reloads the roster.
+    await dialog.getByRole('button', { name: 'Create customer' }).click();
+    await next.waitFor();
+    await next.getByRole('button', { name: 'Add another customer' }).click();
+    expect(await email.inputValue()).toBe('');
+    await email.fill(`kim-${suffix}@example.test`);
+    await dialog.getByLabel('First name (optional)').fill('Kim');
+    await dialog.getByLabel('Last name (optional)').fill(`Crm${suffix}`);
+    await dialog.getByRole('switch', { name: 'Send invite emails' }).uncheck();
+    await dialog.getByRole('button', { name: 'Create customer' }).click();
+    await next.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await search(page).fill(`crm${suffix}`);
+    await roster(page)
+      .getByRole('link', { name: `Kim Crm${suffix}` })
+      .waitFor();
+    await roster(page)
+      .getByRole('link', { name: `Robin Crm${suffix}` })
+      .waitFor();
+
+    await roster(page)
+      .getByRole('link', { name: `Robin Crm${suffix}` })
+      .click();
+    await page.getByRole('heading', { name: `Robin Crm${suffix}`, level: 1 }).waitFor();
+    await page.getByText(`robin-${suffix}@example.test`).waitFor();
+    await page.context().close();
+  });
+
+  it('shows the creation failure of spec §8 when the server fails', async () => {
+    const page = await ownerOnCrm();
+    await page.route('**/api/crm/customers', (route) =>
+      route.request().method() === 'POST'
+        ? route.fulfill({ status: 500, json: { message: 'boom' } })
+        : route.fallback(),
+    );
+    await page.getByRole('button', { name: 'Add customer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add customer' });
+    await dialog.getByLabel('Email', { exact: true }).fill(`fail-${suffix}@example.test`);
+    await dialog.getByRole('button', { name: 'Create customer' }).click();
+    await dialog.getByRole('alert').filter({ hasText: inviteMessages.creationFailed }).waitFor();
+    await page.context().close();
+  });
+
+  it('finds a customer by name, email or phone prefix', async () => {
+    const page = await ownerOnCrm();
+    await roster(page).getByRole('link', { name: 'Pat Parent' }).waitFor();
+    await search(page).fill('casey');
+    await roster(page).getByRole('link', { name: 'Casey Parent' }).waitFor();
+    await roster(page).getByRole('link', { name: 'Pat Parent' }).waitFor({ state: 'detached' });
+    await search(page).fill('parent@zip');
+    await roster(page).getByRole('link', { name: 'Pat Parent' }).waitFor();
+    await page.context().close();
+  });
+
+  it('searches the roster on the device with the network off', async () => {
+    const profile = await launchPersistent();
+    try {
+      const page = await ownerOnCrm(profile.context);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, {
+        timeout: 10_000,
+      });
+      await page.reload();
+      await roster(page).getByRole('link', { name: 'Pat Parent' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Synced' }).waitFor({ timeout: 15_000 });
+
+      await profile.context.setOffline(true);
+      await search(page).fill('CASE');
+      await page
+        .getByText('You are offline: searching the customers saved on this device.')
+        .waitFor();
+      await roster(page).getByRole('link', { name: 'Casey Parent' }).waitFor();
+      // The search is debounced: the unfiltered roster may show for a moment.
+      await roster(page).getByRole('link', { name: 'Pat Parent' }).waitFor({ state: 'detached' });
+      await search(page).fill('555-01');
+      await roster(page).getByRole('link', { name: 'Pat Parent' }).waitFor();
+      // A reload offline still opens the page and searches the device.
+      await page.reload();
+      await search(page).fill('pat');
+      await roster(page).getByRole('link', { name: 'Pat Parent' }).waitFor();
+      await profile.context.setOffline(false);
+    } finally {
+      await profile.close();
+    }
+  });
+
+  it('adds a child to a customer from the profile', async () => {
+    const page = await ownerOnCrm();
+    await search(page).fill('pat');
+    await roster(page).getByRole('link', { name: 'Pat Parent' }).click();
+    await page.getByRole('heading', { name: 'Pat Parent', level: 1 }).waitFor();
+    const children = page.getByRole('list', { name: 'Child accounts' });
+    await children.getByText('Casey Parent').waitFor();
+
+    await page.getByRole('button', { name: 'Manage child accounts' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Manage child accounts' });
+    await dialog.getByLabel('First name of child 1').fill('Jordan');
+    await dialog.getByLabel('Last name of child 1').fill('Parent');
+    const reloaded = page.waitForEvent('load', { timeout: 20_000 });
+    await dialog.getByRole('button', { name: 'Create child accounts' }).click();
+    // spec §9: the page reloads once the child reached this device's roster — that can be
+    // quick enough that the 'Reloading the page…' notice is gone before a test can read it.
+    await reloaded;
+    await page.getByRole('heading', { name: 'Pat Parent', level: 1 }).waitFor();
+    await children.getByText('Jordan Parent').waitFor();
+    await children.getByText('Casey Parent').waitFor();
+    // The new child is on the roster too.
+    await page.goto(`${env.server.url}/dashboard/crm`);
+    await search(page).fill('jordan');
+    await roster(page).getByRole('link', { name: 'Jordan Parent' }).waitFor();
+    await page.context().close();
+  });
+
+  it('redirects to a profile by user id, and shows not found for another organisation', async () => {
+    const page = await ownerOnCrm();
+    const { userIds } = env.server.seed;
+    await page.goto(`${env.server.url}/dashboard/crm/redirect?userId=${userIds.parent}`);
+    await page.getByRole('heading', { name: 'Pat Parent', level: 1 }).waitFor();
+    expect(new URL(page.url()).pathname).toMatch(/^\/dashboard\/crm\/customers\//);
+    await page.goto(`${env.server.url}/dashboard/crm/redirect?userId=${userIds.jobber}`);
+    await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
+    await page.context().close();
+  });
+});

@@ -1,0 +1,100 @@
+import { useState, type ReactNode } from 'react';
+import { useParams } from 'react-router';
+import type { CrmCustomer } from '../../features/crm/crm-customer.ts';
+import { CrmPage } from '../../features/crm/pages/crm-page.tsx';
+import { CrmRedirectPage } from '../../features/crm/pages/crm-redirect-page.tsx';
+import { CustomerProfilePage } from '../../features/crm/pages/customer-profile-page.tsx';
+import { ManageChildrenDialog } from '../../features/families/components/manage-children-dialog.tsx';
+import { ManageGuardiansDialog } from '../../features/families/components/manage-guardians-dialog.tsx';
+import { NotFoundPage } from '../../features/shell/components/not-found-page.tsx';
+
+/*
+ * The CRM with the family modals composed in (issue 7 'Families on the customer profile'):
+ * features never import each other, so the customer is handed to features/families here.
+ */
+
+const subjectOf = (customer: CrmCustomer) => ({
+  id: customer.userId,
+  name: customer.name,
+  email: customer.email,
+});
+
+/** /dashboard/crm: the roster; after adding a customer, 'Manage child accounts' is one click. */
+export function Crm() {
+  const [childrenOf, setChildrenOf] = useState<CrmCustomer | null>(null);
+  return (
+    <>
+      <CrmPage customerAction={{ label: 'Manage child accounts', run: setChildrenOf }} />
+      {childrenOf && (
+        <ManageChildrenDialog
+          subject={subjectOf(childrenOf)}
+          open
+          onOpenChange={(open) => !open && setChildrenOf(null)}
+        />
+      )}
+    </>
+  );
+}
+
+/** /dashboard/crm/customers/:rosterId */
+export function CrmCustomerProfile() {
+  const { rosterId = '' } = useParams();
+  return (
+    <CustomerProfilePage
+      // A new customer is a new page: no state of the previous one carries over.
+      key={rosterId}
+      rosterId={rosterId}
+      notFound={<NotFoundPage />}
+      familyActions={(customer, onChanged) => (
+        <CustomerFamilyActions customer={customer} onChanged={onChanged} />
+      )}
+    />
+  );
+}
+
+/** /dashboard/crm/redirect?rosterId|userId */
+export function CrmRedirect() {
+  return <CrmRedirectPage notFound={<NotFoundPage />} />;
+}
+
+function CustomerFamilyActions({
+  customer,
+  onChanged,
+}: {
+  customer: CrmCustomer;
+  onChanged: () => void;
+}): ReactNode {
+  const [open, setOpen] = useState<'guardians' | 'children' | null>(null);
+  const onOpenChange = (which: 'guardians' | 'children') => (next: boolean) =>
+    setOpen(next ? which : null);
+  return (
+    <div className="button-row">
+      <button
+        type="button"
+        className="button button-secondary"
+        onClick={() => setOpen('guardians')}
+      >
+        Manage parent/guardian accounts
+      </button>
+      <button type="button" className="button button-secondary" onClick={() => setOpen('children')}>
+        Manage child accounts
+      </button>
+      {open === 'guardians' && (
+        <ManageGuardiansDialog
+          subject={subjectOf(customer)}
+          open
+          onOpenChange={onOpenChange('guardians')}
+          onChanged={onChanged}
+        />
+      )}
+      {open === 'children' && (
+        <ManageChildrenDialog
+          subject={subjectOf(customer)}
+          open
+          onOpenChange={onOpenChange('children')}
+          onChanged={onChanged}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,221 @@
+import { useEffect, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { z } from 'zod';
+import { inviteMessages } from '@platform/schema/crm/crm.messages';
+import {
+  addCustomerRequestSchema,
+  type AddCustomerRequest,
+  type AddCustomerResponse,
+} from '@platform/schema/crm/crm.zod';
+import { FormNotice } from '../../../components/form-notice.tsx';
+import { SwitchField, TextField } from '../../../components/form-fields.tsx';
+import { Modal } from '../../../components/modal.tsx';
+import { ApiError, NetworkError } from '../../../lib/api.ts';
+import { addCustomer } from '../api/add-customer.ts';
+import type { CrmCustomer } from '../crm-customer.ts';
+import { PostInviteActions, type CustomerAction } from './post-invite-actions.tsx';
+
+type FormValues = z.input<typeof addCustomerRequestSchema>;
+const emptyForm: Required<FormValues> = {
+  customerEmail: '',
+  customerPhone: '',
+  customerFirstName: '',
+  customerLastName: '',
+  externalPayments: false,
+  sendInviteEmails: true,
+};
+const fieldNames = [
+  'customerEmail',
+  'customerPhone',
+  'customerFirstName',
+  'customerLastName',
+] as const;
+
+export type AddCustomerDialogProps = {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  /** spec §2: with a preselected customer the title is 'Invite customer to product'. */
+  preselected?: { email: string; firstName: string; lastName: string; phone: string | null };
+  /**
+   * spec §4: closing after creation reloads the page unless a sent-invite callback is given
+   * (the roster page reloads its roster instead).
+   */
+  onSent?: (customer: CrmCustomer) => void;
+  /** Post-invite: View customer profile (not with a preselected customer). */
+  onViewProfile?: (customer: CrmCustomer) => void;
+  /** Post-invite: another action on the customer, e.g. 'Manage child accounts' (composed in app/). */
+  customerAction?: CustomerAction;
+  /** Post-invite with a preselected customer: Reload customer profile. */
+  onReloadProfile?: () => void;
+};
+
+const customerOf = (created: AddCustomerResponse): CrmCustomer => ({
+  rosterId: created.id,
+  userId: created.athlete.id,
+  name: created.athlete.fullName || created.athlete.email || created.invitedPerson.email,
+  email: created.athlete.email,
+});
+
+/** What a refusal says: field errors beside their fields, others above the form (spec §8). */
+function failureOf(error: unknown): { text: string; fields: { field: string; message: string }[] } {
+  if (error instanceof NetworkError)
+    return { text: 'You are offline. Adding a customer needs a connection.', fields: [] };
+  if (error instanceof ApiError && error.status < 500) {
+    const body = error.body as { message?: unknown; errors?: unknown } | null;
+    const fields = Array.isArray(body?.errors)
+      ? (body.errors as { field: string; message: string }[])
+      : [];
+    return { text: typeof body?.message === 'string' ? body.message : error.message, fields };
+  }
+  return { text: inviteMessages.creationFailed, fields: [] };
+}
+
+/**
+ * spec §2 'Add customer' modal, §4 Invite dialog states, §5 Invite rules: email, optional
+ * phone, names (required only with external payments), 'Send invite emails' (on by default).
+ * After creation the button says Sent! and the post-invite actions appear; editing any field
+ * clears that created state again.
+ */
+export function AddCustomerDialog(props: AddCustomerDialogProps) {
+  const { open, onOpenChange, preselected, onSent } = props;
+  const defaults: Required<FormValues> = preselected
+    ? {
+        ...emptyForm,
+        customerEmail: preselected.email,
+        customerFirstName: preselected.firstName,
+        customerLastName: preselected.lastName,
+        customerPhone: preselected.phone ?? '',
+      }
+    : emptyForm;
+  const form = useForm<FormValues, unknown, AddCustomerRequest>({
+    resolver: zodResolver(addCustomerRequestSchema),
+    mode: 'onTouched',
+    defaultValues: defaults,
+  });
+  const [created, setCreated] = useState<CrmCustomer | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { errors, isSubmitting, isValid } = form.formState;
+
+  // spec §4: editing a field after creation clears the created state.
+  useEffect(
+    () =>
+      form.subscribe({
+        formState: { values: true },
+        callback: ({ type }) => {
+          if (type === 'change') setCreated(null);
+        },
+      }),
+    [form],
+  );
+
+  const submit = form.handleSubmit(async (values) => {
+    setFailure(null);
+    try {
+      const customer = customerOf(await addCustomer(values));
+      setCreated(customer);
+    } catch (error) {
+      const { text, fields } = failureOf(error);
+      const unplaced: string[] = [];
+      for (const { field, message } of fields) {
+        const name = fieldNames.find((f) => field.split('.').at(-1) === f);
+        if (name) form.setError(name, { message }, { shouldFocus: true });
+        else unplaced.push(message);
+      }
+      if (fields.length === 0 || unplaced.length > 0) setFailure(unplaced[0] ?? text);
+    }
+  });
+
+  const close = () => {
+    onOpenChange(false);
+    if (!created) return;
+    if (onSent) onSent(created);
+    else window.location.reload();
+  };
+  const addAnother = () => {
+    form.reset(emptyForm);
+    setCreated(null);
+    setFailure(null);
+  };
+  const externalPayments = useWatch({ control: form.control, name: 'externalPayments' });
+  const title = preselected ? 'Invite customer to product' : 'Add customer';
+
+  return (
+    <Modal
+      open={open}
+      onOpenChange={(next) => (next ? onOpenChange(true) : close())}
+      title={title}
+      description="They get an email inviting them to set up their account."
+    >
+      <form className="form crm-add-customer" noValidate onSubmit={(event) => void submit(event)}>
+        <FormNotice notice={failure ? { tone: 'error', text: failure } : null} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="off"
+          required
+          error={errors.customerEmail?.message}
+          {...form.register('customerEmail')}
+        />
+        <TextField
+          label="Phone (optional)"
+          type="tel"
+          autoComplete="off"
+          error={errors.customerPhone?.message}
+          {...form.register('customerPhone')}
+        />
+        <SwitchField
+          label="External payments"
+          hint="They pay outside the platform; you keep notes and metrics only. Names are then required."
+          {...form.register('externalPayments', {
+            // The names' rule depends on this switch: check them again once they were touched.
+            onChange: () =>
+              void form.trigger(
+                ['customerFirstName', 'customerLastName'].filter(
+                  (name) => name in form.formState.touchedFields,
+                ) as ('customerFirstName' | 'customerLastName')[],
+              ),
+          })}
+        />
+        <div className="crm-name-fields">
+          <TextField
+            label={externalPayments ? 'First name' : 'First name (optional)'}
+            autoComplete="off"
+            required={externalPayments}
+            error={errors.customerFirstName?.message}
+            {...form.register('customerFirstName')}
+          />
+          <TextField
+            label={externalPayments ? 'Last name' : 'Last name (optional)'}
+            autoComplete="off"
+            required={externalPayments}
+            error={errors.customerLastName?.message}
+            {...form.register('customerLastName')}
+          />
+        </div>
+        <SwitchField label="Send invite emails" {...form.register('sendInviteEmails')} />
+        <div className="button-row">
+          <button
+            type="submit"
+            className={created ? 'button button-confirmed' : 'button'}
+            disabled={!isValid || isSubmitting || created !== null}
+            aria-busy={isSubmitting ? true : undefined}
+          >
+            {created ? 'Sent!' : isSubmitting ? 'Creating…' : 'Create customer'}
+          </button>
+        </div>
+        {created && (
+          <PostInviteActions
+            customer={created}
+            preselected={preselected !== undefined}
+            onViewProfile={props.onViewProfile}
+            customerAction={props.customerAction}
+            onAddAnother={addAnother}
+            onReloadProfile={props.onReloadProfile}
+            onClose={close}
+          />
+        )}
+      </form>
+    </Modal>
+  );
+}

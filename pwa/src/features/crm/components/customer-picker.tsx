@@ -1,0 +1,44 @@
+import { useId, useState } from 'react';
+import type { RosterRow } from '@platform/schema/crm/crm.zod';
+import { Modal } from '../../../components/modal.tsx';
+import { fullNameOf } from '../crm-customer.ts';
+import { CustomerPickerList } from './customer-picker-list.tsx';
+
+export type CustomerPickerProps = {
+  label: string;
+  value: RosterRow | null;
+  /** May return a promise: the chosen row spins and the modal stays open until it settles. */
+  onChange: (customer: RosterRow) => void | Promise<void>;
+  disabled?: boolean;
+};
+
+/** spec §2 Customer picker: a select-like button that opens the 'Select a customer' modal. */
+export function CustomerPicker({ label, value, onChange, disabled }: CustomerPickerProps) {
+  const [open, setOpen] = useState(false);
+  const labelId = useId();
+  const choose = async (customer: RosterRow) => {
+    await onChange(customer);
+    setOpen(false);
+  };
+  return (
+    <div className="field">
+      <span id={labelId} className="crm-picker-label">
+        {label}
+      </span>
+      <button
+        type="button"
+        className="crm-picker-select"
+        aria-haspopup="dialog"
+        aria-labelledby={`${labelId} ${labelId}-value`}
+        disabled={disabled}
+        onClick={() => setOpen(true)}
+      >
+        <span id={`${labelId}-value`}>{value ? fullNameOf(value) : 'Select a customer'}</span>
+        <span aria-hidden="true"> ▾</span>
+      </button>
+      <Modal open={open} onOpenChange={setOpen} title="Select a customer">
+        <CustomerPickerList onSelect={choose} />
+      </Modal>
+    </div>
+  );
+}

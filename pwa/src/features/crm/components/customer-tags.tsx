@@ -1,0 +1,85 @@
+import { useState } from 'react';
+import type { CustomerProfile } from '@platform/schema/crm/crm.zod';
+import { setCustomerTags } from '../api/customer-details.ts';
+
+type Props = {
+  rosterId: string;
+  tags: string[];
+  onSaved: (profile: CustomerProfile) => void;
+  online: boolean;
+};
+
+/** The customer's tags: remove one, or add one (no commas — spec §5 CSV tags rule). */
+export function CustomerTags({ rosterId, tags, onSaved, online }: Props) {
+  const [draft, setDraft] = useState('');
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const save = async (next: string[]) => {
+    setSaving(true);
+    setFailure(null);
+    try {
+      onSaved(await setCustomerTags(rosterId, next));
+      setDraft('');
+    } catch {
+      setFailure('We could not save the tags. Please try again.');
+    } finally {
+      setSaving(false);
+    }
+  };
+  const tag = draft.trim();
+  return (
+    <section className="crm-card" aria-labelledby="crm-tags-heading">
+      <h2 id="crm-tags-heading">Tags</h2>
+      {tags.length === 0 ? (
+        <p className="crm-muted">No tags.</p>
+      ) : (
+        <ul className="crm-tags" aria-label="Tags">
+          {tags.map((t) => (
+            <li key={t} className="crm-tag">
+              {t}
+              <button
+                type="button"
+                className="crm-tag-remove"
+                aria-label={`Remove tag ${t}`}
+                disabled={!online || saving}
+                onClick={() => void save(tags.filter((other) => other !== t))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        className="crm-inline-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          if (tag && !tags.includes(tag)) void save([...tags, tag]);
+        }}
+      >
+        <div className="field">
+          <label htmlFor="crm-new-tag">New tag</label>
+          <input
+            id="crm-new-tag"
+            value={draft}
+            maxLength={60}
+            onChange={(e) => setDraft(e.target.value)}
+          />
+        </div>
+        <button
+          type="submit"
+          className="button button-secondary"
+          disabled={!online || saving || tag === '' || tag.includes(',')}
+        >
+          Add tag
+        </button>
+      </form>
+      {tag.includes(',') && <p className="field-error">Tag name cannot contain commas</p>}
+      {failure && (
+        <p className="form-error" role="alert">
+          {failure}
+        </p>
+      )}
+    </section>
+  );
+}

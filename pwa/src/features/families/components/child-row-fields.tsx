@@ -1,0 +1,54 @@
+import type { FieldErrors, UseFormRegisterReturn } from 'react-hook-form';
+import { TextField } from '../../../components/form-fields.tsx';
+import type { ChildFieldPath, ChildrenForm } from '../children-form.ts';
+
+type Props = {
+  index: number;
+  register: (name: ChildFieldPath) => UseFormRegisterReturn;
+  errors: FieldErrors<ChildrenForm>['children'];
+  /** Absent while this is the only row (spec §5: at least one row remains). */
+  onRemove: (() => void) | undefined;
+};
+
+/** One child of the add-children form (spec §3 Child entry, §5 Child). */
+export function ChildRowFields({ index, register, errors, onRemove }: Props) {
+  const rowErrors = errors?.[index];
+  const number = index + 1;
+  // The visible labels repeat per row; the hidden part keeps each accessible name unique.
+  const which = <span className="sr-only"> of child {number}</span>;
+  return (
+    <fieldset className="family-child-row">
+      <legend>Child {number}</legend>
+      <div className="family-form-row">
+        <TextField
+          label={<>First name{which}</>}
+          autoComplete="off"
+          required
+          error={rowErrors?.firstName?.message}
+          {...register(`children.${index}.firstName`)}
+        />
+        <TextField
+          label={<>Last name{which}</>}
+          autoComplete="off"
+          required
+          error={rowErrors?.lastName?.message}
+          {...register(`children.${index}.lastName`)}
+        />
+      </div>
+      <TextField
+        label={<>Email (optional){which}</>}
+        type="email"
+        autoComplete="off"
+        autoCapitalize="none"
+        spellCheck={false}
+        error={rowErrors?.email?.message}
+        {...register(`children.${index}.email`)}
+      />
+      {onRemove && (
+        <button type="button" className="button-link" onClick={onRemove}>
+          Remove<span className="sr-only"> child {number}</span>
+        </button>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,18 @@
+import { NetworkError } from '../../lib/api.ts';
+
+// The family modals' own texts; the spec's are in schema/src/families/families.messages.ts.
+export const familyTexts = {
+  offline: 'You are offline. Managing family accounts needs a connection.',
+  loadFailed: 'We could not load this list. Please try again.',
+  removeFailed: 'We could not remove this link. Please try again.',
+  guardianAdded: 'Parent/guardian added.',
+  childrenCreated: (count: number) =>
+    `${count === 1 ? 'The child account was' : `${count} child accounts were`} created. Reloading the page…`,
+  disconnected: 'Child account disconnected.',
+  sendPasswordEmail: 'Send an email to set their password',
+} as const;
+
+/** A request that failed for a reason the form cannot fix: offline, or the given text. */
+export function failureText(error: unknown, otherwise: string): string {
+  return error instanceof NetworkError ? familyTexts.offline : otherwise;
+}

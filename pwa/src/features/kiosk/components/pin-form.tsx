@@ -1,0 +1,71 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
+import type { Kiosk, KioskStaffMember } from '@platform/schema/kiosk/kiosk.zod';
+import { TextField } from '../../../components/form-fields.tsx';
+import { checkPin } from '../pin-check.ts';
+
+const pinFormSchema = z.object({ pin: pinSchema });
+type PinForm = z.infer<typeof pinFormSchema>;
+
+/** The person's PIN, checked by the server when it can be reached and on this device when not. */
+export function PinForm({
+  kiosk,
+  person,
+  onVerified,
+  onBack,
+  onKioskEnded,
+}: {
+  kiosk: Kiosk;
+  person: KioskStaffMember;
+  onVerified: () => void;
+  onBack: () => void;
+  onKioskEnded: () => void;
+}) {
+  const form = useForm<PinForm>({
+    resolver: zodResolver(pinFormSchema),
+    defaultValues: { pin: '' },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const submit = form.handleSubmit(async ({ pin }) => {
+    const outcome = await checkPin(kiosk, person, pin);
+    if (outcome.ok) return onVerified();
+    form.reset({ pin: '' });
+    form.setError('pin', { message: outcome.message }, { shouldFocus: true });
+    if (outcome.kioskEnded) onKioskEnded();
+  });
+
+  return (
+    <section className="kiosk-panel" aria-labelledby="kiosk-pin-heading">
+      <h1 id="kiosk-pin-heading">Hello, {person.name}</h1>
+      <form className="form kiosk-form" noValidate onSubmit={(event) => void submit(event)}>
+        <TextField
+          label="PIN"
+          type="password"
+          inputMode="numeric"
+          autoComplete="off"
+          autoFocus
+          maxLength={8}
+          hint="Your personal kiosk PIN, 4 to 8 digits."
+          error={errors.pin?.message}
+          {...form.register('pin')}
+        />
+        <div className="button-row">
+          <button
+            type="submit"
+            className="button"
+            disabled={isSubmitting}
+            aria-busy={isSubmitting || undefined}
+          >
+            Continue
+          </button>
+          <button type="button" className="button button-secondary" onClick={onBack}>
+            Back
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}

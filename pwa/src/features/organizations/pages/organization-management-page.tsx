@@ -1,0 +1,95 @@
+import { useEffect, useState, type ReactNode } from 'react';
+import type { BrandingSettingsResponse } from '@platform/schema/branding/branding.zod';
+import { PageLoading } from '../../../components/page-loading.tsx';
+import { NetworkError } from '../../../lib/api.ts';
+import { useSignedInUser } from '../../../lib/current-user.ts';
+import { getBrandingSettings } from '../api/branding.ts';
+import { BrandingSettingsForm } from '../components/branding-settings-form.tsx';
+import { CustomerAppLink } from '../components/customer-app-link.tsx';
+import { LogoSettings } from '../components/logo-settings.tsx';
+import '../organizations.css';
+
+type Load =
+  | { status: 'loading' }
+  | { status: 'ready'; settings: BrandingSettingsResponse }
+  | { status: 'failed'; message: string };
+
+/**
+ * /dashboard/organization-management: the organisation's branded customer app (claim
+ * manage-org-branding) — name, colours, logo, time zone, and the link customers install from.
+ * `testNotification` is composed in by the app (the notifications feature).
+ */
+export function OrganizationManagementPage({
+  testNotification,
+}: {
+  testNotification?: (orgId: string) => ReactNode;
+}) {
+  const user = useSignedInUser();
+  const orgId = user.org?.id ?? '';
+  const mayBrand = user.claims.includes('manage-org-branding');
+  const [load, setLoad] = useState<Load>({ status: 'loading' });
+
+  useEffect(() => {
+    if (!mayBrand || !orgId) return;
+    let live = true;
+    getBrandingSettings(orgId)
+      .then((settings) => live && setLoad({ status: 'ready', settings }))
+      .catch((error: unknown) => {
+        if (!live) return;
+        setLoad({
+          status: 'failed',
+          message:
+            error instanceof NetworkError
+              ? 'You are offline. The branding settings need a connection.'
+              : 'The branding settings could not be loaded. Please try again.',
+        });
+      });
+    return () => {
+      live = false;
+    };
+  }, [mayBrand, orgId]);
+
+  return (
+    <section className="page organization-management">
+      <h1>Organization</h1>
+      {!mayBrand ? (
+        <p>
+          Changing how {user.org?.label ?? 'the organization'}'s customer app looks needs the
+          branding permission. Ask the owner of the organization.
+        </p>
+      ) : load.status === 'loading' ? (
+        <PageLoading />
+      ) : load.status === 'failed' ? (
+        <p className="form-error" role="alert">
+          {load.message}
+        </p>
+      ) : (
+        <>
+          <section className="card" aria-labelledby="customer-app-heading">
+            <h2 id="customer-app-heading">Customer app</h2>
+            <p>
+              Your customers install this app on their phones. It carries your name, colours and
+              logo, and keeps working without a connection.
+            </p>
+            <CustomerAppLink path={load.settings.customerAppPath} />
+            {testNotification?.(orgId)}
+          </section>
+          <section className="card" aria-labelledby="branding-heading">
+            <h2 id="branding-heading">Branding</h2>
+            <BrandingSettingsForm
+              settings={load.settings}
+              onSaved={(settings) => setLoad({ status: 'ready', settings })}
+            />
+          </section>
+          <section className="card" aria-labelledby="logo-heading">
+            <h2 id="logo-heading">Logo</h2>
+            <LogoSettings
+              settings={load.settings}
+              onChange={(settings) => setLoad({ status: 'ready', settings })}
+            />
+          </section>
+        </>
+      )}
+    </section>
+  );
+}

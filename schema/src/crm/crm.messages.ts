@@ -1,0 +1,17 @@
+// Texts of spec §5 Invite rules and §8 Invite creation failure, to the letter; the rest are
+// ours. Tests assert them exactly; the PWA shows them as they are.
+
+export const inviteMessages = {
+  invalidEmail: 'Email is invalid',
+  firstNameRequired: 'First name is required',
+  lastNameRequired: 'Last name is required',
+  /** spec §8 Invite creation failure (any 5xx of add customer). */
+  creationFailed: 'Something went wrong creating this user. The product has been notified!',
+} as const;
+
+export const crmMessages = {
+  notFound: 'We could not find that customer.',
+  notAllowed: 'You do not have access to the customer list.',
+  noteRequired: 'A note cannot be empty.',
+  invitationInvalid: 'This invitation link is not valid any more. Ask for a new one.',
+} as const;

@@ -1,0 +1,206 @@
+import { z } from 'zod';
+import { PERSON_NAME_MAX } from '../app/constants.ts';
+import { isoTimeSchema } from '../sync/iso-time.ts';
+import { crmMessages, inviteMessages } from './crm.messages.ts';
+
+/*
+ * The CRM wire contract (issue 7, spec §2 Organisation dashboard CRM, §3 Invite request /
+ * Roster item, §5 Invite rules). Every path acts on the session's organisation (org view,
+ * claim view-customers); an id of another organisation answers 404, never its data.
+ *
+ *   GET  /api/crm/customers?q=&tag=&sort=&dir=&cursor=&limit=  → rosterSearchResponseSchema
+ *   POST /api/crm/customers        body addCustomerRequestSchema → addCustomerResponseSchema (201)
+ *   GET  /api/crm/customers/:rosterId                          → customerProfileSchema
+ *   PUT  /api/crm/customers/:rosterId/tags   body setTagsRequestSchema → customerProfileSchema
+ *   POST /api/crm/customers/:rosterId/notes  body addNoteRequestSchema → customerNoteSchema (201)
+ *   POST /api/crm/customers/:rosterId/metrics body addMetricRequestSchema → customerMetricSchema (201)
+ *   GET  /api/crm/redirect?rosterId=… | ?userId=…               → crmRedirectResponseSchema
+ *   GET  /api/crm/tags                                         → crmTagsResponseSchema
+ *
+ * Errors: 400 `{ message, errors: [{ field, message }] }` (field = request field name);
+ * 401 no session; 403 staff without view-customers; 404 not found / other organisation.
+ * A 5xx of add customer is shown as inviteMessages.creationFailed (spec §8).
+ *
+ * Invitation acceptance (decision 0012): the email links to
+ *   /auth/signup?orgId=<orgId>&email=<email>&invitation=<token>
+ * and signup (POST /api/auth/create-account, action signup) accepts `invitation` in signupDto:
+ * it claims the password-less invited account instead of answering "email taken".
+ */
+
+export const ROSTER_PAGE_SIZE_MAX = 100;
+export const ROSTER_PAGE_SIZE_DEFAULT = 50;
+
+export const rosterSortFieldSchema = z.enum(['lastName', 'firstName', 'email', 'createdAt']);
+export type RosterSortField = z.infer<typeof rosterSortFieldSchema>;
+export const sortDirectionSchema = z.enum(['asc', 'desc']);
+
+/** GET /api/crm/customers query string. `cursor` is opaque: pass back `nextCursor`. */
+export const rosterSearchQuerySchema = z.object({
+  /** Typo-tolerant prefix search over first/last name, email and phone. */
+  q: z.string().trim().max(200).optional().default(''),
+  /** Only customers carrying this tag. */
+  tag: z.string().trim().min(1).max(60).optional(),
+  sort: rosterSortFieldSchema.optional().default('lastName'),
+  dir: sortDirectionSchema.optional().default('asc'),
+  cursor: z.string().max(1000).optional(),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(ROSTER_PAGE_SIZE_MAX)
+    .optional()
+    .default(ROSTER_PAGE_SIZE_DEFAULT),
+});
+export type RosterSearchQuery = z.input<typeof rosterSearchQuerySchema>;
+
+export const rosterRowSchema = z.object({
+  rosterId: z.string(),
+  userId: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  tags: z.array(z.string()),
+});
+export type RosterRow = z.infer<typeof rosterRowSchema>;
+
+/**
+ * With `q` empty, rows come in `sort`/`dir` order with keyset paging (`nextCursor`, null on
+ * the last page). With `q`, rows containing every term come first — words starting with it
+ * first, then sort/dir — and `nextCursor` pages through them; when none does, one page of
+ * typo matches (best first) comes instead, with `nextCursor` null. `hasMore` = nextCursor !== null;
+ * `total` is the number of matches, counted up to TOTAL_COUNT_CAP (`totalCapped` when more).
+ */
+export const rosterSearchResponseSchema = z.object({
+  rows: z.array(rosterRowSchema),
+  nextCursor: z.string().nullable(),
+  hasMore: z.boolean(),
+  total: z.number().int(),
+  totalCapped: z.boolean(),
+});
+export type RosterSearchResponse = z.infer<typeof rosterSearchResponseSchema>;
+export const TOTAL_COUNT_CAP = 1_000;
+
+const trimmed = z.string().trim();
+const nameTooLong = `Names must be at most ${PERSON_NAME_MAX} characters.`;
+
+/**
+ * spec §3 Invite request (the customer part; product, price, startDate and coupon come with
+ * the products-and-payments issue), §5 Invite rules: names required only with externalPayments.
+ */
+export const addCustomerRequestSchema = z
+  .object({
+    customerEmail: trimmed.pipe(z.email(inviteMessages.invalidEmail)),
+    customerPhone: trimmed.max(40).optional().default(''),
+    customerFirstName: trimmed.max(PERSON_NAME_MAX, nameTooLong).optional().default(''),
+    customerLastName: trimmed.max(PERSON_NAME_MAX, nameTooLong).optional().default(''),
+    externalPayments: z.boolean().optional().default(false),
+    /** spec §9: 'Send invite emails' defaults on. */
+    sendInviteEmails: z.boolean().optional().default(true),
+  })
+  .superRefine((value, ctx) => {
+    if (!value.externalPayments) return;
+    if (!value.customerFirstName)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customerFirstName'],
+        message: inviteMessages.firstNameRequired,
+      });
+    if (!value.customerLastName)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['customerLastName'],
+        message: inviteMessages.lastNameRequired,
+      });
+  });
+export type AddCustomerRequest = z.input<typeof addCustomerRequestSchema>;
+export type AddCustomerInput = z.output<typeof addCustomerRequestSchema>;
+
+/** spec §3 Roster (CRM) item: the created (or linked) customer's roster item. */
+export const addCustomerResponseSchema = z.object({
+  id: z.string(),
+  athlete: z.object({
+    id: z.uuid(),
+    fullName: z.string(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string().nullable(),
+  }),
+  /** spec §3 Invite: invitedPerson. */
+  invitedPerson: z.object({ email: z.string(), firstName: z.string(), lastName: z.string() }),
+  /** True when the email belonged to an existing account, which was linked (not created). */
+  linkedExisting: z.boolean(),
+  inviteSent: z.boolean(),
+});
+export type AddCustomerResponse = z.infer<typeof addCustomerResponseSchema>;
+
+export const customerNoteSchema = z.object({
+  id: z.uuid(),
+  body: z.string(),
+  authorId: z.uuid().nullable(),
+  authorName: z.string(),
+  createdAt: isoTimeSchema,
+});
+export type CustomerNote = z.infer<typeof customerNoteSchema>;
+
+export const customerMetricSchema = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  value: z.string(),
+  /** The day it was measured, YYYY-MM-DD. */
+  measuredOn: z.iso.date(),
+  authorName: z.string(),
+  createdAt: isoTimeSchema,
+});
+export type CustomerMetric = z.infer<typeof customerMetricSchema>;
+
+const personSchema = z.object({
+  id: z.uuid(),
+  firstName: z.string(),
+  lastName: z.string(),
+  email: z.string().nullable(),
+});
+
+export const activityEntrySchema = z.object({
+  kind: z.enum(['joined', 'invited', 'note', 'metric']),
+  at: isoTimeSchema,
+  text: z.string(),
+});
+
+/** GET /api/crm/customers/:rosterId */
+export const customerProfileSchema = z.object({
+  rosterId: z.string(),
+  contact: personSchema.extend({ phone: z.string().nullable() }),
+  /** The account has no sign-in of its own yet (invited, not accepted; or a managed record). */
+  invitationPending: z.boolean(),
+  guardians: z.array(personSchema),
+  children: z.array(personSchema),
+  tags: z.array(z.string()),
+  notes: z.array(customerNoteSchema),
+  metrics: z.array(customerMetricSchema),
+  /** Newest first. */
+  activity: z.array(activityEntrySchema),
+});
+export type CustomerProfile = z.infer<typeof customerProfileSchema>;
+
+export const setTagsRequestSchema = z.object({
+  tags: z.array(trimmed.min(1).max(60)).max(50),
+});
+export const addNoteRequestSchema = z.object({
+  body: trimmed.min(1, crmMessages.noteRequired).max(5000),
+});
+export const addMetricRequestSchema = z.object({
+  name: trimmed.min(1).max(100),
+  value: trimmed.min(1).max(200),
+  measuredOn: z.iso.date(),
+});
+
+/** GET /api/crm/redirect: exactly one of rosterId or userId. */
+export const crmRedirectQuerySchema = z.union([
+  z.object({ rosterId: z.string().min(1).max(100) }),
+  z.object({ userId: z.uuid() }),
+]);
+export const crmRedirectResponseSchema = z.object({ rosterId: z.string() });
+
+/** GET /api/crm/tags: the organisation's tags, for the filter. */
+export const crmTagsResponseSchema = z.object({ tags: z.array(z.string()) });

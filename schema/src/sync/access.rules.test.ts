@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { accessTo, collectionsFor, type Viewer } from './access.rules.ts';
+
+const orgId = '7d3f2a4e-2222-4c1a-9a55-0c1f0d6d1a01';
+const staff = (claims: string[]): Viewer => ({ view: 'org', orgId, claims });
+const customer: Viewer = { view: 'customer', orgId, claims: [] };
+const kiosk: Viewer = { view: 'kiosk', orgId, claims: [] };
+
+describe('who replicates what (DESIGN.md How data flows 4)', () => {
+  it('gives staff what their claims cover, the whole organisation’s', () => {
+    expect(accessTo('time-entries', staff(['manage-others-time-tracking']))).toEqual({
+      reach: 'all',
+      writable: true,
+    });
+    expect(accessTo('time-entries', staff(['manage-own-time-tracking']))).toEqual({
+      reach: 'own',
+      writable: true,
+    });
+    expect(accessTo('time-entries', staff([]))).toBeNull();
+    expect(accessTo('roster', staff(['view-customers']))).toEqual({ reach: 'all', writable: true });
+    expect(accessTo('roster', staff([]))).toBeNull();
+    expect(accessTo('bookings', staff(['manage-schedule']))).toEqual({
+      reach: 'all',
+      writable: true,
+    });
+    expect(accessTo('org-branding', staff([]))).toEqual({ reach: 'all', writable: false });
+  });
+
+  it('gives customers their family’s roster (read-only) and bookings, never time entries', () => {
+    expect(accessTo('roster', customer)).toEqual({ reach: 'family', writable: false });
+    expect(accessTo('bookings', customer)).toEqual({ reach: 'family', writable: true });
+    expect(accessTo('time-entries', customer)).toBeNull();
+    // A customer holding staff claims by mistake still gets nothing of staff's.
+    expect(
+      accessTo('time-entries', { ...customer, claims: ['manage-others-time-tracking'] }),
+    ).toBeNull();
+  });
+
+  it('gives a kiosk its organisation’s time entries, writable for clock moves only, and nothing else', () => {
+    expect(accessTo('time-entries', kiosk)).toEqual({
+      reach: 'all',
+      writable: true,
+      clockMovesOnly: true,
+    });
+    expect(collectionsFor(kiosk)).toEqual(['time-entries']);
+    // Claims never widen a kiosk's reach.
+    const claimed: Viewer = {
+      ...kiosk,
+      claims: ['view-customers', 'manage-schedule', 'manage-others-time-tracking'],
+    };
+    expect(collectionsFor(claimed)).toEqual(['time-entries']);
+    expect(accessTo('time-entries', claimed)?.clockMovesOnly).toBe(true);
+  });
+
+  it('gives nothing without an organisation', () => {
+    for (const viewer of [staff(['manage-others-time-tracking']), customer, kiosk]) {
+      expect(collectionsFor({ ...viewer, orgId: null })).toEqual([]);
+    }
+  });
+});

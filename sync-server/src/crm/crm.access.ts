@@ -1,0 +1,22 @@
+import { crmMessages } from '@platform/schema/crm/crm.messages';
+import type { FastifyRequest } from 'fastify';
+import { Forbidden } from '../plugins/domain-errors.ts';
+import { requireSession } from '../plugins/session.ts';
+
+/** Staff acting on their organisation's customer list. */
+export type CrmStaff = { orgId: string; userId: string; name: string };
+
+/**
+ * spec §2 CRM: claim view-customers in the session's organisation, org view. Everything the
+ * CRM reads or writes is filtered by this orgId, so another organisation's ids answer 404.
+ */
+export async function requireCrmStaff(request: FastifyRequest): Promise<CrmStaff> {
+  const { session, user, claims } = await requireSession(request);
+  if (session.view !== 'org' || !session.orgId || !claims.includes('view-customers'))
+    throw new Forbidden(crmMessages.notAllowed);
+  return {
+    orgId: session.orgId,
+    userId: user.id,
+    name: `${user.firstName} ${user.lastName}`.trim(),
+  };
+}

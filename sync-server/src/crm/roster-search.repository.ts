@@ -1,0 +1,230 @@
+import { sql, type SQL } from 'drizzle-orm';
+import {
+  TOTAL_COUNT_CAP,
+  type RosterRow,
+  type RosterSearchResponse,
+  type RosterSortField,
+} from '@platform/schema/crm/crm.zod';
+import { rowsOf, type Db, type Tx } from '../db/open-database.ts';
+
+export type RosterSearch = {
+  orgId: string;
+  q: string;
+  tag?: string | undefined;
+  sort: RosterSortField;
+  dir: 'asc' | 'desc';
+  cursor?: string | undefined;
+  limit: number;
+};
+
+const sortColumn: Record<RosterSortField, SQL> = {
+  lastName: sql`lower(last_name)`,
+  firstName: sql`lower(first_name)`,
+  email: sql`coalesce(email, '')`,
+  createdAt: sql`created_at`,
+};
+
+/** Shorter terms have no trigram to look up: they match as prefixes of a word only. */
+const TRIGRAM_MIN = 3;
+
+/**
+ * Typo-tolerant prefix search (decision 0012), in two steps. First every term of `q` must be
+ * in the row's search_text (a substring, through the trigram index; a term shorter than 3
+ * characters as the start of a word), words that start with the term first. Only when that
+ * finds nothing does a second step look for typos (pg_trgm word similarity, `%>`), best
+ * first — a page of suggestions, never paged further.
+ */
+export async function searchRoster(db: Db, search: RosterSearch): Promise<RosterSearchResponse> {
+  const terms = searchTermsOf(search.q);
+  const filters = [
+    sql`org_id = ${search.orgId}`,
+    sql`deleted = false`,
+    ...(search.tag ? [sql`${search.tag} = any(tags)`] : []),
+  ];
+  const where = sql.join([...filters, ...terms.map(termCondition)], sql` and `);
+  const column = sortColumn[search.sort];
+  const dir = search.dir === 'asc' ? sql`asc` : sql`desc`;
+  const page = decodeCursor(search.cursor);
+  const limit = search.limit + 1;
+  const select = sql`select id, user_id, first_name, last_name, email, phone, tags, (${column})::text as sort_key from roster_items`;
+  const useTrigrams = terms.some((term) => term.length >= TRIGRAM_MIN);
+  return db.transaction(async (tx) => {
+    // The planner prices trigram operators as cheap and walks a whole organisation instead of
+    // the trigram index (1.5 s against 25 ms at 100,000 rows, decision 0012): bitmap scans only.
+    if (useTrigrams)
+      if (useTrigrams) {
+        await tx.execute(sql`set local enable_seqscan = off`);
+        await tx.execute(sql`set local enable_indexscan = off`);
+      }
+    let found: DbRow[];
+    if (terms.length === 0) {
+      // Keyset paging on (sort column, id): every page costs the same, however deep.
+      const after =
+        page && 'k' in page
+          ? search.dir === 'asc'
+            ? sql` and (${column}, id) > (${keyOf(search.sort, page.k)}, ${page.id})`
+            : sql` and (${column}, id) < (${keyOf(search.sort, page.k)}, ${page.id})`
+          : sql``;
+      found = rowsOf<DbRow>(
+        await tx.execute(
+          sql`${select} where ${where}${after} order by ${column} ${dir}, id ${dir} limit ${limit}`,
+        ),
+      );
+    } else {
+      const offset = page && 'o' in page ? page.o : 0;
+      const wordStart = sql.join(
+        terms.map(
+          (t) =>
+            sql`(search_text like ${likePattern(t, 'prefix')} or search_text like ${likePattern(t, 'word')})`,
+        ),
+        sql` and `,
+      );
+      found = rowsOf<DbRow>(
+        await tx.execute(
+          sql`${select} where ${where} order by (${wordStart}) desc, ${column} ${dir}, id ${dir} limit ${limit} offset ${offset}`,
+        ),
+      );
+      if (found.length === 0 && offset === 0 && useTrigrams)
+        found.push(...(await typoMatches(tx, filters, terms, found, limit, select)));
+    }
+    const typos = found.filter((row) => row.typo).length;
+    const hasMore = found.length > search.limit && typos === 0;
+    const rows = found.slice(0, search.limit);
+    const last = rows.at(-1);
+    let nextCursor: string | null = null;
+    if (hasMore && last) {
+      const offset = page && 'o' in page ? page.o : 0;
+      nextCursor = encodeCursor(
+        terms.length === 0 ? { k: last.sort_key ?? '', id: last.id } : { o: offset + search.limit },
+      );
+    }
+    const counted = rowsOf<{ n: number | string }>(
+      await tx.execute(
+        sql`select count(*) as n from (select 1 from roster_items where ${where} limit ${TOTAL_COUNT_CAP + 1}) t`,
+      ),
+    );
+    const total = Number(counted[0]?.n ?? 0) + typos;
+    return {
+      rows: rows.map(toRosterRow),
+      nextCursor,
+      hasMore,
+      total: Math.min(total, TOTAL_COUNT_CAP),
+      totalCapped: total > TOTAL_COUNT_CAP,
+    };
+  });
+}
+
+/** Rows whose words are close to the terms (a typo), best first, beside the exact matches. */
+async function typoMatches(
+  tx: Tx,
+  filters: SQL[],
+  terms: string[],
+  exact: DbRow[],
+  limit: number,
+  select: SQL,
+): Promise<DbRow[]> {
+  const joined = terms.join(' ');
+  const seen = exact.map((row) => row.id);
+  const conditions = [
+    ...filters,
+    ...terms.map((t) => (t.length >= TRIGRAM_MIN ? sql`search_text %> ${t}` : termCondition(t))),
+    ...(seen.length
+      ? [
+          sql`id not in (${sql.join(
+            seen.map((id) => sql`${id}`),
+            sql`, `,
+          )})`,
+        ]
+      : []),
+  ];
+  const rows = rowsOf<DbRow>(
+    await tx.execute(
+      sql`${select} where ${sql.join(conditions, sql` and `)}
+        order by word_similarity(${joined}, search_text) desc, id limit ${limit - exact.length}`,
+    ),
+  );
+  return rows.map((row) => ({ ...row, typo: true }));
+}
+
+type DbRow = {
+  id: string;
+  user_id: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  phone: string | null;
+  tags: string[] | string;
+  sort_key: string | null;
+  typo?: boolean;
+};
+
+const toRosterRow = (row: DbRow): RosterRow => ({
+  rosterId: row.id,
+  userId: row.user_id,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  email: row.email,
+  phone: row.phone,
+  tags: Array.isArray(row.tags) ? row.tags : parsePgArray(row.tags),
+});
+
+/** The key as PostgreSQL printed it: full microseconds for times (never a JS Date). */
+const keyOf = (sort: RosterSortField, key: string) =>
+  sort === 'createdAt' ? sql`${key}::timestamptz` : sql`${key}::text`;
+
+/** postgres.js over raw SQL may hand a text[] back as its literal. */
+function parsePgArray(literal: string): string[] {
+  const inner = literal.replace(/^\{|\}$/g, '');
+  if (!inner) return [];
+  return inner.split(',').map((part) => part.replace(/^"|"$/g, '').replace(/\\(.)/g, '$1'));
+}
+
+/** Lower-cased words; a phone-looking query becomes its digits (search_text keeps digits only). */
+export function searchTermsOf(q: string): string[] {
+  const trimmed = q.trim().toLowerCase();
+  if (!trimmed) return [];
+  if (/^[+(\d][\d\s().-]*$/.test(trimmed) && /\d{3}/.test(trimmed.replace(/\D/g, '')))
+    return [trimmed.replace(/\D/g, '')];
+  return trimmed.split(/\s+/).slice(0, 5);
+}
+
+function termCondition(term: string): SQL {
+  if (term.length < TRIGRAM_MIN)
+    return sql`(search_text like ${likePattern(term, 'prefix')} or search_text like ${likePattern(term, 'word')})`;
+  return sql`search_text like ${likePattern(term, 'anywhere')}`;
+}
+
+function likePattern(term: string, where: 'prefix' | 'word' | 'anywhere'): string {
+  const escaped = term.replace(/[\\%_]/g, (c) => `\\${c}`);
+  if (where === 'prefix') return `${escaped}%`;
+  if (where === 'word') return `% ${escaped}%`;
+  return `%${escaped}%`;
+}
+
+type Cursor = { k: string; id: string } | { o: number };
+
+function encodeCursor(cursor: Cursor): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+/** An unreadable cursor starts from the first page (it is opaque to clients). */
+function decodeCursor(cursor: string | undefined): Cursor | null {
+  if (!cursor) return null;
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
+    if (value && typeof value === 'object') {
+      if ('o' in value && Number.isInteger(value.o) && (value.o as number) >= 0)
+        return { o: Math.min(value.o as number, 100_000) };
+      if (
+        'id' in value &&
+        typeof value.id === 'string' &&
+        /^[0-9a-f-]{36}$/.test(value.id) &&
+        'k' in value
+      )
+        if (typeof value.k === 'string') return { k: value.k, id: value.id };
+    }
+  } catch {
+    // fall through
+  }
+  return null;
+}

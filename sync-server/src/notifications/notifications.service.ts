@@ -1,0 +1,74 @@
+import { notificationMessages } from '@platform/schema/notifications/notifications.messages';
+import type {
+  NoticeOutcome,
+  NotificationConfig,
+  NotificationsRequest,
+} from '@platform/schema/notifications/notifications.zod';
+import type { Notifier } from '../adapters/notifier/port.ts';
+import type { Db } from '../db/open-database.ts';
+import { ValidationFailed } from '../plugins/domain-errors.ts';
+import type { SessionContext } from '../plugins/session.ts';
+import {
+  isDeviceRegistered,
+  removeDeviceToken,
+  upsertDeviceToken,
+} from './notification-tokens.repository.ts';
+import { isKnownPushService } from './push-services.ts';
+
+type AddInput = Extract<NotificationsRequest, { action: 'add-notification-token' }>;
+
+/** spec §3/§7 add-notification-token: this device receives the signed-in person's notices. */
+export async function registerDevice(
+  db: Db,
+  session: SessionContext,
+  input: AddInput,
+  userAgent: string | undefined,
+): Promise<void> {
+  if (input.kind === 'webpush' && !isKnownPushService(input.token)) {
+    throw new ValidationFailed(notificationMessages.unknownPushService);
+  }
+  await upsertDeviceToken(db, {
+    userId: session.user.id,
+    sessionId: session.sessionId,
+    deviceId: input.deviceId,
+    kind: input.kind,
+    token: input.token,
+    keys: input.kind === 'webpush' ? (input.keys ?? null) : null,
+    userAgent: userAgent?.slice(0, 300) ?? null,
+  });
+}
+
+export async function forgetDevice(
+  db: Db,
+  session: SessionContext,
+  deviceId: string,
+): Promise<void> {
+  await removeDeviceToken(db, session.user.id, deviceId);
+}
+
+export async function notificationConfigFor(
+  db: Db,
+  notifier: Notifier,
+  session: SessionContext,
+  deviceId: string | undefined,
+): Promise<NotificationConfig> {
+  const deviceRegistered = deviceId
+    ? await isDeviceRegistered(db, session.user.id, deviceId)
+    : false;
+  return { ...notifier.clientConfig, deviceRegistered };
+}
+
+/** A test notice to the caller's own devices (the caller's claim is checked by the route). */
+export function sendTestNotification(
+  notifier: Notifier,
+  session: SessionContext,
+  orgId: string,
+): Promise<NoticeOutcome> {
+  return notifier.send({
+    orgId,
+    userIds: [session.user.id],
+    title: notificationMessages.testTitle,
+    body: notificationMessages.testBody,
+    url: '/dashboard',
+  });
+}

@@ -1,0 +1,117 @@
+import {
+  defaultNotificationPreferences,
+  notificationPreferencesSchema,
+  type ChangePasswordInput,
+  type NotificationPreferences,
+  type ProfileUpdate,
+  type Settings,
+} from '@platform/schema/settings/settings.zod';
+import { settingsMessages } from '@platform/schema/settings/settings.messages';
+import { TooManyLoginAttempts } from '../auth/auth.errors.ts';
+import {
+  countRecentFailures,
+  insertFailedAttempt,
+  markAttemptSucceeded,
+} from '../auth/login-attempts.repository.ts';
+import {
+  LOGIN_WINDOW_MS,
+  MAX_FAILURES_PER_IDENTIFIER,
+  MAX_FAILURES_PER_IP,
+} from '../auth/login.service.ts';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { revokeUserSessions } from '../auth/sessions.repository.ts';
+import {
+  findUserById,
+  mergeUserAttributes,
+  setPasswordHash,
+  type UserRow,
+} from '../auth/users.repository.ts';
+import type { Db } from '../db/open-database.ts';
+import { NotFound } from '../plugins/domain-errors.ts';
+import { renameRosterItemsOf } from '../roster/roster.service.ts';
+import { SettingsInvalid } from './settings.errors.ts';
+import { updateUserNames } from './settings.repository.ts';
+
+function settingsOf(user: UserRow): Settings {
+  const saved = notificationPreferencesSchema.safeParse(user.attributes.notificationPreferences);
+  return {
+    firstName: user.firstName,
+    middleName: user.middleName ?? '',
+    lastName: user.lastName,
+    email: user.email,
+    hasPassword: user.passwordHash !== null,
+    notificationPreferences: saved.success ? saved.data : defaultNotificationPreferences,
+  };
+}
+
+async function userOf(db: Db, userId: string): Promise<UserRow> {
+  const user = await findUserById(db, userId);
+  if (!user) throw new NotFound('We could not find your account.');
+  return user;
+}
+
+export async function getSettings(db: Db, userId: string): Promise<Settings> {
+  return settingsOf(await userOf(db, userId));
+}
+
+/**
+ * The person's names, and with them their roster items in every organisation: one
+ * transaction, so the CRM and the family's devices never show a name the account no longer has.
+ */
+export async function updateProfile(
+  db: Db,
+  userId: string,
+  input: ProfileUpdate,
+): Promise<Settings> {
+  await db.transaction(async (tx) => {
+    await updateUserNames(tx, userId, {
+      firstName: input.firstName,
+      middleName: input.middleName || null,
+      lastName: input.lastName,
+    });
+    await renameRosterItemsOf(tx, userId, input);
+  });
+  return getSettings(db, userId);
+}
+
+/**
+ * Checks the current password with the log-in limits (a borrowed session must not become a way
+ * to guess it), saves the new one and signs the person out everywhere else.
+ */
+export async function changePassword(
+  db: Db,
+  current: { userId: string; sessionId: string; ip: string },
+  input: ChangePasswordInput,
+): Promise<{ ok: true }> {
+  const user = await userOf(db, current.userId);
+  const identifier = `password-change:${user.id}`;
+  const attemptId = await insertFailedAttempt(db, identifier, current.ip);
+  const failures = await countRecentFailures(
+    db,
+    identifier,
+    current.ip,
+    new Date(Date.now() - LOGIN_WINDOW_MS),
+  );
+  if (failures.byIdentifier > MAX_FAILURES_PER_IDENTIFIER || failures.byIp > MAX_FAILURES_PER_IP)
+    throw new TooManyLoginAttempts();
+  if (!(await verifyPassword(user.passwordHash, input.currentPassword)))
+    throw new SettingsInvalid([
+      { field: 'currentPassword', message: settingsMessages.currentPasswordWrong },
+    ]);
+  await markAttemptSucceeded(db, attemptId);
+  const passwordHash = await hashPassword(input.newPassword);
+  await db.transaction(async (tx) => {
+    await setPasswordHash(tx, user.id, passwordHash);
+    await revokeUserSessions(tx, user.id, current.sessionId);
+  });
+  return { ok: true };
+}
+
+export async function updateNotificationPreferences(
+  db: Db,
+  userId: string,
+  preferences: NotificationPreferences,
+): Promise<NotificationPreferences> {
+  await mergeUserAttributes(db, userId, { notificationPreferences: preferences });
+  return preferences;
+}
