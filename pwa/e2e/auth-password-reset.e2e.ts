@@ -22,6 +22,8 @@ describe('resetting a forgotten password', () => {
   async function requestResetLink(page: Page, email: string): Promise<string> {
     await page.goto(`${env.server.url}/auth/login`);
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    // The forgot-password page loads its own chunk: until it shows, 'Email' is the login form's.
+    await page.getByRole('button', { name: 'Send reset link' }).waitFor();
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByRole('status').getByText(passwordResetMessages.sent, { exact: true }).waitFor();

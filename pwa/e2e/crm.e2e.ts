@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import { inviteMessages } from '@platform/schema/crm/crm.messages';
+import { customerNotes, rosterItems } from '@platform/schema/db';
 import {
   demoLogins,
   launchPersistent,
   logIn,
   useServerAndBrowser,
 } from '../../scripts/e2e/harness.ts';
+import { openWifi } from '../../scripts/e2e/wifi.ts';
 
 /**
  * Issue 7, the staff side: the roster (search online and offline), 'Add customer' with the
@@ -17,10 +20,10 @@ describe('CRM', () => {
   const env = useServerAndBrowser();
   const suffix = Date.now().toString(36);
 
-  async function ownerOnCrm(context?: BrowserContext): Promise<Page> {
+  async function ownerOnCrm(context?: BrowserContext, baseUrl = env.server.url): Promise<Page> {
     const page = await (context ?? (await env.browser.newContext())).newPage();
-    await logIn(page, env.server.url, demoLogins.owner.email);
-    await page.goto(`${env.server.url}/dashboard/crm`);
+    await logIn(page, baseUrl, demoLogins.owner.email);
+    await page.goto(`${baseUrl}/dashboard/crm`);
     await page.getByRole('heading', { name: 'Customers', level: 1 }).waitFor();
     return page;
   }
@@ -193,6 +196,125 @@ describe('CRM', () => {
     expect(new URL(page.url()).pathname).toMatch(/^\/dashboard\/crm\/customers\//);
     await page.goto(`${env.server.url}/dashboard/crm/redirect?userId=${userIds.jobber}`);
     await page.getByRole('heading', { name: 'Page not found', level: 1 }).waitFor();
+    await page.context().close();
+  });
+
+  it('changes a phone, tags and notes with the network down, and sends them when it is back', async () => {
+    const wifi = await openWifi(env.server.url);
+    const profile = await launchPersistent();
+    const { db, seed } = env.server;
+    const casey = and(
+      eq(rosterItems.orgId, seed.zipperOrgId),
+      eq(rosterItems.userId, seed.userIds.child),
+    );
+    try {
+      const page = await ownerOnCrm(profile.context, wifi.url);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, {
+        timeout: 10_000,
+      });
+      // Once the service worker controls the page, it keeps what an offline start needs.
+      await page.reload();
+      await search(page).fill('casey');
+      await roster(page).getByRole('link', { name: 'Casey Parent' }).click();
+      await page.getByRole('heading', { name: 'Casey Parent', level: 1 }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Synced' }).waitFor({ timeout: 15_000 });
+
+      // The front desk's Wi-Fi goes down; the page is opened again without it.
+      wifi.unplug();
+      await profile.context.setOffline(true);
+      await page.reload();
+      await page.getByText('You are offline: showing the details saved on this device.').waitFor();
+
+      await page.getByRole('button', { name: 'Change phone' }).click();
+      await page.getByLabel('Phone', { exact: true }).fill('+44 7700 900123');
+      await page.getByRole('button', { name: 'Save phone' }).click();
+      await page.getByText('+44 7700 900123').waitFor();
+      await page.getByLabel('New tag').fill('front-desk');
+      await page.getByRole('button', { name: 'Add tag' }).click();
+      await page.getByRole('list', { name: 'Tags' }).getByText('front-desk').waitFor();
+      await page.getByLabel('New note').fill('Asked about the Saturday class.');
+      await page.getByRole('button', { name: 'Add note' }).click();
+      await page.getByText('Asked about the Saturday class.').waitFor();
+      const writtenBy = Date.now();
+
+      // Still on the device only.
+      const [before] = await db.select().from(rosterItems).where(casey);
+      expect(before?.phone).not.toBe('+44 7700 900123');
+      expect(before?.tags).not.toContain('front-desk');
+
+      wifi.plugIn();
+      await profile.context.setOffline(false);
+      await expect
+        .poll(async () => (await db.select().from(rosterItems).where(casey))[0], {
+          timeout: 30_000,
+        })
+        .toMatchObject({ phone: '+44 7700 900123', tags: expect.arrayContaining(['front-desk']) });
+      const notes = await db
+        .select()
+        .from(customerNotes)
+        .where(eq(customerNotes.userId, seed.userIds.child));
+      const sent = notes.find((note) => note.body === 'Asked about the Saturday class.');
+      // Written at the desk, not when the network came back; in the owner's name.
+      expect(sent?.createdAt.getTime()).toBeLessThanOrEqual(writtenBy);
+      expect(sent?.authorId).toBe(seed.userIds.owner);
+      await page.getByRole('status').filter({ hasText: 'Synced' }).waitFor({ timeout: 15_000 });
+    } finally {
+      await profile.close();
+      await wifi.close();
+    }
+  });
+
+  it('picks one of the customers as a guardian with the customer picker, spinner and all', async () => {
+    const page = await ownerOnCrm();
+    const addCustomer = async (firstName: string) => {
+      const res = await page.request.post(`${env.server.url}/api/crm/customers`, {
+        data: {
+          customerEmail: `${firstName.toLowerCase()}.${suffix}@example.test`,
+          customerFirstName: firstName,
+          customerLastName: `Picker${suffix}`,
+          sendInviteEmails: false,
+        },
+      });
+      expect(res.status()).toBe(201);
+      return (await res.json()) as { id: string };
+    };
+    const robin = await addCustomer('Robin');
+    await addCustomer('Riley');
+    await page.goto(`${env.server.url}/dashboard/crm/customers/${robin.id}`);
+    await page.getByRole('heading', { name: `Robin Picker${suffix}`, level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Manage parent/guardian accounts' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Manage parent/guardian accounts' });
+
+    // spec §4 Customer picker: a spinner while it loads…
+    await page.route('**/api/crm/customers?*', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    await dialog.getByRole('button', { name: /Select a customer/ }).click();
+    const picker = page.getByRole('dialog', { name: 'Select a customer' });
+    await picker.getByRole('status').filter({ hasText: 'Loading customers…' }).waitFor();
+    await picker.getByLabel('Search customers').fill(`picker${suffix}`);
+    const rows = picker.getByRole('list', { name: 'Customers' });
+    const riley = rows.getByRole('button', { name: /Riley/ });
+    await riley.waitFor();
+    await rows.getByRole('button', { name: /Robin/ }).waitFor();
+    await page.unroute('**/api/crm/customers?*');
+
+    // …and on the chosen row while it is added, the others disabled.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api/guardians', async (route) => {
+      const body = route.request().postDataJSON() as { action?: string } | null;
+      if (body?.action === 'add-guardian') await held;
+      await route.continue();
+    });
+    await riley.click();
+    await expect.poll(() => riley.getAttribute('aria-busy')).toBe('true');
+    expect(await rows.getByRole('button', { name: /Robin/ }).isDisabled()).toBe(true);
+    release();
+    await picker.waitFor({ state: 'detached' });
+    await dialog.getByText('Parent/guardian added.').waitFor();
+    await dialog.getByRole('button', { name: `Remove Riley Picker${suffix}` }).waitFor();
     await page.context().close();
   });
 });

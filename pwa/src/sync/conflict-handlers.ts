@@ -21,6 +21,8 @@ const merges: Record<CollectionName, Merge> = {
   bookings: mergeBookings as unknown as Merge,
   // Read-only on devices: the organisation's branding as the server has it.
   'org-branding': (master) => master,
+  // Notes are never changed once written (decision 0013): the server's copy is the note.
+  'customer-notes': (master) => master,
 };
 
 /**

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm';
-import { boolean, customType, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  customType,
+  index,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { organizations, users } from './tables.ts';
 
 /**
@@ -14,20 +24,29 @@ export const xid8 = customType<{ data: string; driverData: string }>({ dataType:
 const replicated = () => ({
   updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
   deleted: boolean('deleted').notNull().default(false),
-  txid: xid8('txid').notNull().default(sql`pg_current_xact_id()`),
+  txid: xid8('txid')
+    .notNull()
+    .default(sql`pg_current_xact_id()`),
 });
 
 export const rosterItems = pgTable(
   'roster_items',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     firstName: text('first_name').notNull(),
     lastName: text('last_name').notNull(),
     email: text('email'),
     phone: text('phone'),
-    tags: text('tags').array().notNull().default(sql`'{}'::text[]`),
+    tags: text('tags')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /**
      * What CRM search reads (issue 7, decision 0012): names, email and phone digits, lower-cased.
@@ -53,27 +72,44 @@ export const timeEntries = pgTable(
   'time_entries',
   {
     id: uuid('id').primaryKey(),
-    orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     startTime: timestamp('start_time', { withTimezone: true, precision: 3 }).notNull(),
     endTime: timestamp('end_time', { withTimezone: true, precision: 3 }),
-    breakIntervals: jsonb('break_intervals').$type<Array<{ startTime: string; endTime: string | null }>>().notNull().default([]),
+    breakIntervals: jsonb('break_intervals')
+      .$type<Array<{ startTime: string; endTime: string | null }>>()
+      .notNull()
+      .default([]),
     ...replicated(),
   },
-  (t) => [index('time_entries_feed').on(t.orgId, t.txid, t.id), index('time_entries_person').on(t.orgId, t.userId, t.startTime)],
+  (t) => [
+    index('time_entries_feed').on(t.orgId, t.txid, t.id),
+    index('time_entries_person').on(t.orgId, t.userId, t.startTime),
+  ],
 );
 
 export const bookings = pgTable(
   'bookings',
   {
     id: uuid('id').primaryKey(),
-    orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
-    customerUserId: uuid('customer_user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    customerUserId: uuid('customer_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     occurrenceId: text('occurrence_id').notNull(),
     status: text('status', { enum: ['booked', 'cancelled', 'attended', 'no-show'] }).notNull(),
     ...replicated(),
   },
-  (t) => [index('bookings_feed').on(t.orgId, t.txid, t.id), index('bookings_customer').on(t.customerUserId)],
+  (t) => [
+    index('bookings_feed').on(t.orgId, t.txid, t.id),
+    index('bookings_customer').on(t.customerUserId),
+  ],
 );
 
 /**
@@ -97,4 +133,31 @@ export const orgBranding = pgTable(
     ...replicated(),
   },
   (t) => [index('org_branding_feed').on(t.orgId, t.txid, t.id)],
+);
+
+/**
+ * Staff notes on a customer, replicated to staff devices so the front desk writes them offline
+ * too (decision 0013). Written once, never changed: the id comes from the device.
+ */
+export const customerNotes = pgTable(
+  'customer_notes',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
+    authorName: text('author_name').notNull(),
+    body: text('body').notNull(),
+    /** When it was written — on the device, which may be well before it reached the server. */
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    ...replicated(),
+  },
+  (t) => [
+    index('customer_notes_person').on(t.orgId, t.userId, t.createdAt),
+    index('customer_notes_feed').on(t.orgId, t.txid, t.id),
+  ],
 );

@@ -274,24 +274,6 @@ export const kioskPins = pgTable('kiosk_pins', {
 });
 
 // CRM (issue 7, decision 0012): what staff keep about a customer of their organisation.
-export const customerNotes = pgTable(
-  'customer_notes',
-  {
-    id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id')
-      .notNull()
-      .references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    authorId: uuid('author_id').references(() => users.id, { onDelete: 'set null' }),
-    authorName: text('author_name').notNull(),
-    body: text('body').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('customer_notes_person').on(t.orgId, t.userId, t.createdAt)],
-);
-
 export const customerMetrics = pgTable(
   'customer_metrics',
   {
@@ -350,7 +332,6 @@ export const tables = {
   notificationOutbox,
   kioskDevices,
   kioskPins,
-  customerNotes,
   customerMetrics,
   crmInvitations,
 };

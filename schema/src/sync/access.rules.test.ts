@@ -24,12 +24,20 @@ describe('who replicates what (DESIGN.md How data flows 4)', () => {
       writable: true,
     });
     expect(accessTo('org-branding', staff([]))).toEqual({ reach: 'all', writable: false });
+    expect(accessTo('customer-notes', staff(['view-customers']))).toEqual({
+      reach: 'all',
+      writable: true,
+    });
+    expect(accessTo('customer-notes', staff(['manage-schedule']))).toBeNull();
   });
 
   it('gives customers their family’s roster (read-only) and bookings, never time entries', () => {
     expect(accessTo('roster', customer)).toEqual({ reach: 'family', writable: false });
     expect(accessTo('bookings', customer)).toEqual({ reach: 'family', writable: true });
     expect(accessTo('time-entries', customer)).toBeNull();
+    // Staff notes are about customers, never for them — not even their own.
+    expect(accessTo('customer-notes', customer)).toBeNull();
+    expect(accessTo('customer-notes', { ...customer, claims: ['view-customers'] })).toBeNull();
     // A customer holding staff claims by mistake still gets nothing of staff's.
     expect(
       accessTo('time-entries', { ...customer, claims: ['manage-others-time-tracking'] }),

@@ -44,6 +44,9 @@ export function accessTo(collection: CollectionName, viewer: Viewer): Access | n
       // Everyone in the organisation sees its name, colours and logo; staff change them
       // through the branding settings, never by replication.
       return { reach: 'all', writable: false };
+    case 'customer-notes':
+      // Staff notes about customers: the front desk's, never the customer's own reading.
+      return holds('view-customers') ? { reach: 'all', writable: true } : null;
   }
 }
 

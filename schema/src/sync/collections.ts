@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { bookingDocSchema } from '../bookings/booking.zod.ts';
 import { orgBrandingDocSchema } from '../branding/branding.zod.ts';
+import { customerNoteDocSchema } from '../crm/customer-note.zod.ts';
 import { rosterItemDocSchema } from '../roster/roster-item.zod.ts';
 import { timeEntryDocSchema } from '../time-tracking/time-entry.zod.ts';
 
@@ -14,8 +15,13 @@ export const replicatedCollections = {
   'time-entries': { schema: timeEntryDocSchema, version: 0, indexes: ['userId', 'startTime'] },
   bookings: { schema: bookingDocSchema, version: 0, indexes: ['customerUserId'] },
   'org-branding': { schema: orgBrandingDocSchema, version: 0, indexes: [] },
-} as const satisfies Record<string, { schema: z.ZodObject; version: number; indexes: readonly string[] }>;
+  'customer-notes': { schema: customerNoteDocSchema, version: 0, indexes: ['userId'] },
+} as const satisfies Record<
+  string,
+  { schema: z.ZodObject; version: number; indexes: readonly string[] }
+>;
 
 export type CollectionName = keyof typeof replicatedCollections;
 export const collectionNames = Object.keys(replicatedCollections) as CollectionName[];
-export const isCollectionName = (name: string): name is CollectionName => name in replicatedCollections;
+export const isCollectionName = (name: string): name is CollectionName =>
+  name in replicatedCollections;

@@ -8,6 +8,7 @@ import {
   users,
 } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
+import { notifyChange } from '../sync/change-feed.ts';
 
 export type RosterItemRow = typeof rosterItems.$inferSelect;
 
@@ -84,7 +85,13 @@ export async function notesOf(db: Db, orgId: string, userId: string) {
   return db
     .select()
     .from(customerNotes)
-    .where(and(eq(customerNotes.orgId, orgId), eq(customerNotes.userId, userId)))
+    .where(
+      and(
+        eq(customerNotes.orgId, orgId),
+        eq(customerNotes.userId, userId),
+        eq(customerNotes.deleted, false),
+      ),
+    )
     .orderBy(desc(customerNotes.createdAt))
     .limit(200);
 }
@@ -116,13 +123,24 @@ export async function hasNoSignIn(db: Db, userId: string): Promise<boolean> {
   return Boolean(row && !row.passwordHash && !row.googleSubject);
 }
 
+/** A note from the REST call: replicated like one pushed from a device, so devices hear of it. */
 export async function insertNote(
   db: Db,
-  values: typeof customerNotes.$inferInsert,
+  values: Omit<typeof customerNotes.$inferInsert, 'updatedAt'>,
 ): Promise<typeof customerNotes.$inferSelect> {
-  const [row] = await db.insert(customerNotes).values(values).returning();
-  if (!row) throw new Error('note not inserted');
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(customerNotes)
+      .values({ ...values, updatedAt: new Date() })
+      .returning();
+    if (!row) throw new Error('note not inserted');
+    await notifyChange(tx, {
+      collection: 'customer-notes',
+      orgId: row.orgId,
+      ownerIds: [row.userId],
+    });
+    return row;
+  });
 }
 
 export async function insertMetric(

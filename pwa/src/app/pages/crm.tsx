@@ -1,11 +1,13 @@
 import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
+import { CustomerPicker } from '../../features/crm/components/customer-picker.tsx';
 import type { CrmCustomer } from '../../features/crm/crm-customer.ts';
 import { CrmPage } from '../../features/crm/pages/crm-page.tsx';
 import { CrmRedirectPage } from '../../features/crm/pages/crm-redirect-page.tsx';
 import { CustomerProfilePage } from '../../features/crm/pages/customer-profile-page.tsx';
 import { ManageChildrenDialog } from '../../features/families/components/manage-children-dialog.tsx';
 import { ManageGuardiansDialog } from '../../features/families/components/manage-guardians-dialog.tsx';
+import { useOnlineStatus } from '../../lib/online-status.ts';
 import { NotFoundPage } from '../../features/shell/components/not-found-page.tsx';
 
 /*
@@ -65,6 +67,7 @@ function CustomerFamilyActions({
   onChanged: () => void;
 }): ReactNode {
   const [open, setOpen] = useState<'guardians' | 'children' | null>(null);
+  const online = useOnlineStatus();
   const onOpenChange = (which: 'guardians' | 'children') => (next: boolean) =>
     setOpen(next ? which : null);
   return (
@@ -85,6 +88,17 @@ function CustomerFamilyActions({
           open
           onOpenChange={onOpenChange('guardians')}
           onChanged={onChanged}
+          chooseExisting={(add) => (
+            <CustomerPicker
+              label="Customer"
+              value={null}
+              // An account without an email cannot be a guardian: the server says so.
+              onChange={(row) =>
+                add({ email: row.email ?? '', firstName: row.firstName, lastName: row.lastName })
+              }
+              disabled={!online}
+            />
+          )}
         />
       )}
       {open === 'children' && (

@@ -1,7 +1,14 @@
-import { bookings, orgBranding, rosterItems, timeEntries } from '@platform/schema/db';
+import {
+  bookings,
+  customerNotes,
+  orgBranding,
+  rosterItems,
+  timeEntries,
+} from '@platform/schema/db';
 import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
 import { accessTo } from '@platform/schema/sync/access.rules';
 import { bookingToDoc } from '../../bookings/bookings.repository.ts';
+import { customerNoteToDoc, writeCustomerNotes } from '../../crm/customer-notes.sync.ts';
 import { orgBrandingToDoc } from '../../branding/branding.repository.ts';
 import { writeBookings } from '../../bookings/bookings.service.ts';
 import { Forbidden } from '../../plugins/domain-errors.ts';
@@ -70,5 +77,15 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
         id: change.next.id,
         message: 'Branding is changed in the branding settings.',
       })),
+  },
+  'customer-notes': {
+    name: 'customer-notes',
+    docSchema: replicatedCollections['customer-notes'].schema,
+    table: customerNotes,
+    ownerColumn: customerNotes.userId,
+    ownerOf: (doc: { userId: string }) => doc.userId,
+    scopeFor: scopeOf('customer-notes'),
+    toDoc: customerNoteToDoc,
+    writeBatch: writeCustomerNotes,
   },
 };

@@ -1,16 +1,19 @@
 import { useState } from 'react';
+import { NOTE_MAX } from '@platform/schema/crm/customer-note.zod';
 import type { CustomerNote } from '@platform/schema/crm/crm.zod';
-import { addCustomerNote } from '../api/customer-details.ts';
 
 type Props = {
-  rosterId: string;
   notes: CustomerNote[];
-  onAdded: (note: CustomerNote) => void;
-  online: boolean;
+  /** Saves a new note (on the device, which sends it when it can). */
+  onAdd: (body: string) => Promise<void>;
+  canSave: boolean;
 };
 
-/** Staff notes on a customer (for external-payment records, one of the two things they manage). */
-export function CustomerNotes({ rosterId, notes, onAdded, online }: Props) {
+/**
+ * Staff notes on a customer (for external-payment records, one of the two things they manage).
+ * Written at the front desk with or without a network; never edited afterwards.
+ */
+export function CustomerNotes({ notes, onAdd, canSave }: Props) {
   const [body, setBody] = useState('');
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -18,7 +21,7 @@ export function CustomerNotes({ rosterId, notes, onAdded, online }: Props) {
     setSaving(true);
     setFailure(null);
     try {
-      onAdded(await addCustomerNote(rosterId, body));
+      await onAdd(body);
       setBody('');
     } catch {
       setFailure('We could not save this note. Please try again.');
@@ -52,7 +55,13 @@ export function CustomerNotes({ rosterId, notes, onAdded, online }: Props) {
       >
         <div className="field">
           <label htmlFor="crm-note">New note</label>
-          <textarea id="crm-note" rows={3} value={body} onChange={(e) => setBody(e.target.value)} />
+          <textarea
+            id="crm-note"
+            rows={3}
+            maxLength={NOTE_MAX}
+            value={body}
+            onChange={(e) => setBody(e.target.value)}
+          />
         </div>
         {failure && (
           <p className="form-error" role="alert">
@@ -62,7 +71,7 @@ export function CustomerNotes({ rosterId, notes, onAdded, online }: Props) {
         <button
           type="submit"
           className="button button-secondary"
-          disabled={!online || saving || body.trim() === ''}
+          disabled={!canSave || saving || body.trim() === ''}
         >
           {saving ? 'Saving…' : 'Add note'}
         </button>

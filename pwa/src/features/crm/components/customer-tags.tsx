@@ -1,16 +1,15 @@
 import { useState } from 'react';
-import type { CustomerProfile } from '@platform/schema/crm/crm.zod';
-import { setCustomerTags } from '../api/customer-details.ts';
 
 type Props = {
-  rosterId: string;
   tags: string[];
-  onSaved: (profile: CustomerProfile) => void;
-  online: boolean;
+  /** Saves the whole new list (on the device, which sends it when it can). */
+  onSave: (tags: string[]) => Promise<void>;
+  /** False while there is no way to save (offline before this customer reached the device). */
+  canSave: boolean;
 };
 
 /** The customer's tags: remove one, or add one (no commas — spec §5 CSV tags rule). */
-export function CustomerTags({ rosterId, tags, onSaved, online }: Props) {
+export function CustomerTags({ tags, onSave, canSave }: Props) {
   const [draft, setDraft] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -18,7 +17,7 @@ export function CustomerTags({ rosterId, tags, onSaved, online }: Props) {
     setSaving(true);
     setFailure(null);
     try {
-      onSaved(await setCustomerTags(rosterId, next));
+      await onSave(next);
       setDraft('');
     } catch {
       setFailure('We could not save the tags. Please try again.');
@@ -41,7 +40,7 @@ export function CustomerTags({ rosterId, tags, onSaved, online }: Props) {
                 type="button"
                 className="crm-tag-remove"
                 aria-label={`Remove tag ${t}`}
-                disabled={!online || saving}
+                disabled={!canSave || saving}
                 onClick={() => void save(tags.filter((other) => other !== t))}
               >
                 ×
@@ -69,7 +68,7 @@ export function CustomerTags({ rosterId, tags, onSaved, online }: Props) {
         <button
           type="submit"
           className="button button-secondary"
-          disabled={!online || saving || tag === '' || tag.includes(',')}
+          disabled={!canSave || saving || tag === '' || tag.includes(',')}
         >
           Add tag
         </button>

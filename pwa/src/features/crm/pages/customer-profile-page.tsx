@@ -1,19 +1,20 @@
 import { useState, type ReactNode } from 'react';
 import { Link } from 'react-router';
-import type { CustomerProfile } from '@platform/schema/crm/crm.zod';
-import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
+import type { CustomerNote, CustomerProfile } from '@platform/schema/crm/crm.zod';
+import type { CustomerNoteDoc } from '@platform/schema/crm/customer-note.zod';
 import { PageLoading } from '../../../components/page-loading.tsx';
-import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
-import { useAccountSync } from '../../../sync/sync-context.tsx';
+import { addCustomerNote, setCustomerTags } from '../api/customer-details.ts';
 import { AddCustomerDialog } from '../components/add-customer-dialog.tsx';
 import { CustomerActivity } from '../components/customer-activity.tsx';
 import { CustomerFamily } from '../components/customer-family.tsx';
 import { CustomerMetrics } from '../components/customer-metrics.tsx';
 import { CustomerNotes } from '../components/customer-notes.tsx';
+import { CustomerPhone } from '../components/customer-phone.tsx';
 import { CustomerTags } from '../components/customer-tags.tsx';
 import { fullNameOf, type CrmCustomer } from '../crm-customer.ts';
 import { useCustomerProfile } from '../hooks/use-customer-profile.ts';
+import { useLocalCustomer } from '../hooks/use-local-customer.ts';
 import '../crm.css';
 
 type Props = {
@@ -24,18 +25,35 @@ type Props = {
   notFound: ReactNode;
 };
 
+const noteOf = (doc: CustomerNoteDoc): CustomerNote => ({
+  id: doc.id,
+  body: doc.body,
+  authorId: doc.authorId,
+  authorName: doc.authorName,
+  createdAt: doc.createdAt,
+});
+
+/** The device's notes and the server's answer, one list by id, newest first. */
+function mergedNotes(local: CustomerNoteDoc[], server: CustomerNote[]): CustomerNote[] {
+  const byId = new Map(server.map((note) => [note.id, note]));
+  for (const doc of local) byId.set(doc.id, noteOf(doc));
+  return [...byId.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
 /**
  * /dashboard/crm/customers/:rosterId: contact details, family, tags, notes, metrics and
- * activity. Offline it shows what the replicated roster holds (contact and tags).
+ * activity. Phone, tags and notes are written on the device (the replicated roster item and
+ * notes) and sent when the network allows, so the front desk edits them offline too; offline,
+ * the page shows what the device holds.
  */
 export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props) {
   const { state, reload, update } = useCustomerProfile(rosterId);
+  const local = useLocalCustomer(rosterId);
   const online = useOnlineStatus();
   const [inviting, setInviting] = useState(false);
 
   if (state.status === 'loading') return <PageLoading label="Loading customer…" />;
   if (state.status === 'not-found') return notFound;
-  if (state.status === 'offline') return <OfflineProfile rosterId={rosterId} notFound={notFound} />;
   if (state.status === 'failed')
     return (
       <section className="page">
@@ -45,12 +63,38 @@ export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props
         </p>
       </section>
     );
+  const profile: CustomerProfile | null = state.status === 'ready' ? state.profile : null;
+  const { item } = local;
+  if (!profile && !item)
+    return local.status === 'loading' ? <PageLoading label="Loading customer…" /> : notFound;
 
-  const { profile } = state;
-  const { contact } = profile;
+  const contact = profile?.contact ?? {
+    id: item!.athlete.id,
+    firstName: item!.athlete.firstName,
+    lastName: item!.athlete.lastName,
+    email: item!.athlete.email,
+    phone: item!.phone,
+  };
   const name = fullNameOf(contact);
   const customer: CrmCustomer = { rosterId, userId: contact.id, name, email: contact.email };
-  const set = (change: Partial<CustomerProfile>) => update((p) => ({ ...p, ...change }));
+  // The device's copy is the freshest: it holds edits not yet sent and hears of others' live.
+  const tags = item?.tags ?? profile?.tags ?? [];
+  const phone = item ? item.phone : contact.phone;
+  const notes = mergedNotes(local.notes, profile?.notes ?? []);
+  // Before this customer reached the device (a large roster still arriving), online edits
+  // go straight to the server.
+  const saveTags = item
+    ? local.saveTags
+    : async (next: string[]) => {
+        const saved = await setCustomerTags(rosterId, next);
+        update((p) => ({ ...p, tags: saved.tags }));
+      };
+  const addNote = item
+    ? local.addNote
+    : async (body: string) => {
+        const note = await addCustomerNote(rosterId, body);
+        update((p) => ({ ...p, notes: [note, ...p.notes] }));
+      };
 
   return (
     <section className="page crm crm-profile">
@@ -59,7 +103,7 @@ export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props
       </p>
       <div className="crm-heading">
         <h1>{name}</h1>
-        {contact.email && (
+        {profile && contact.email && (
           <button
             type="button"
             className="button button-secondary"
@@ -69,43 +113,48 @@ export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props
           </button>
         )}
       </div>
+      {!profile && (
+        <p className="crm-offline" role="status">
+          You are offline: showing the details saved on this device. Changes are sent when the
+          network is back.
+        </p>
+      )}
       <section className="crm-card" aria-labelledby="crm-contact-heading">
         <h2 id="crm-contact-heading">Contact details</h2>
         <dl className="crm-details">
           <dt>Email</dt>
           <dd>{contact.email ?? '—'}</dd>
           <dt>Phone</dt>
-          <dd>{contact.phone ?? '—'}</dd>
-          <dt>Account</dt>
-          <dd>{profile.invitationPending ? 'Invitation pending' : 'Active'}</dd>
+          <dd>
+            <CustomerPhone phone={phone} onSave={local.savePhone} canSave={item !== null} />
+          </dd>
+          {profile && (
+            <>
+              <dt>Account</dt>
+              <dd>{profile.invitationPending ? 'Invitation pending' : 'Active'}</dd>
+            </>
+          )}
         </dl>
       </section>
-      <CustomerFamily profile={profile} actions={familyActions(customer, reload)} />
-      <CustomerTags
-        rosterId={rosterId}
-        tags={profile.tags}
-        online={online}
-        onSaved={(saved) => set({ tags: saved.tags })}
-      />
-      <CustomerNotes
-        rosterId={rosterId}
-        notes={profile.notes}
-        online={online}
-        onAdded={(note) => {
-          set({ notes: [note, ...profile.notes] });
-          reload();
-        }}
-      />
-      <CustomerMetrics
-        rosterId={rosterId}
-        metrics={profile.metrics}
-        online={online}
-        onAdded={(metric) => {
-          set({ metrics: [metric, ...profile.metrics] });
-          reload();
-        }}
-      />
-      <CustomerActivity activity={profile.activity} />
+      {profile && <CustomerFamily profile={profile} actions={familyActions(customer, reload)} />}
+      <CustomerTags tags={tags} onSave={saveTags} canSave={item !== null || online} />
+      <CustomerNotes notes={notes} onAdd={addNote} canSave={item !== null || online} />
+      {profile ? (
+        <>
+          <CustomerMetrics
+            rosterId={rosterId}
+            metrics={profile.metrics}
+            online={online}
+            onAdded={(metric) => {
+              update((p) => ({ ...p, metrics: [metric, ...p.metrics] }));
+              reload();
+            }}
+          />
+          <CustomerActivity activity={profile.activity} />
+        </>
+      ) : (
+        <p className="crm-muted">Family, metrics and activity show when you are back online.</p>
+      )}
       {inviting && contact.email && (
         <AddCustomerDialog
           open
@@ -114,7 +163,7 @@ export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props
             email: contact.email,
             firstName: contact.firstName,
             lastName: contact.lastName,
-            phone: contact.phone,
+            phone,
           }}
           onSent={reload}
           onReloadProfile={() => {
@@ -123,37 +172,6 @@ export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props
           }}
         />
       )}
-    </section>
-  );
-}
-
-/** Offline: the roster item this device holds — contact and tags — or not found. */
-function OfflineProfile({ rosterId, notFound }: { rosterId: string; notFound: ReactNode }) {
-  const { sync } = useAccountSync();
-  const roster = useLiveQuery(sync?.db ?? null, 'roster', { selector: { id: rosterId } });
-  const item = roster.documents[0] as unknown as RosterItemDoc | undefined;
-  if (roster.status === 'loading' && sync) return <PageLoading label="Loading customer…" />;
-  if (!item) return notFound;
-  return (
-    <section className="page crm crm-profile">
-      <p>
-        <Link to="/dashboard/crm">← Customers</Link>
-      </p>
-      <h1>{fullNameOf(item.athlete)}</h1>
-      <p className="crm-offline" role="status">
-        You are offline: showing the details saved on this device.
-      </p>
-      <section className="crm-card" aria-labelledby="crm-contact-heading">
-        <h2 id="crm-contact-heading">Contact details</h2>
-        <dl className="crm-details">
-          <dt>Email</dt>
-          <dd>{item.athlete.email ?? '—'}</dd>
-          <dt>Phone</dt>
-          <dd>{item.phone ?? '—'}</dd>
-          <dt>Tags</dt>
-          <dd>{item.tags.length > 0 ? item.tags.join(', ') : '—'}</dd>
-        </dl>
-      </section>
     </section>
   );
 }
