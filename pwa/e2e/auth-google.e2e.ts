@@ -131,6 +131,29 @@ describe('Google sign-in', () => {
     expect((await me(page)).email).toBe(demoLogins.owner.email);
   });
 
+  it("signs a new customer up with Google from an organisation's branded app, into it", async () => {
+    const orgId = server.seed.zipperOrgId;
+    const email = `gina.${Date.now().toString(36)}@example.test`;
+    const token = await idToken({
+      sub: 'google-branded',
+      email,
+      given_name: 'Gina',
+      family_name: 'Branded',
+    });
+    const page = await visitor(token);
+    await page.goto(`${server.url}/auth/signup?orgId=${orgId}`);
+    await page.getByRole('button', { name: 'Sign up with Google' }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/login-with-google');
+    const config = await continueWithGoogle(page);
+    expect(new URL(config.login_uri!).searchParams.get('orgId')).toBe(orgId);
+    await page.waitForURL((url) => url.pathname === `/dashboard-customer/${orgId}`);
+    const person = (await (await page.request.get(`${server.url}/api/me`)).json()) as {
+      view: string;
+      org: { id: string } | null;
+    };
+    expect(person).toMatchObject({ view: 'customer', org: { id: orgId } });
+  });
+
   it('creates an organisation with Google from the company step', async () => {
     const token = await idToken({
       sub: 'google-gwen',

@@ -6,7 +6,11 @@ import { googleVerifier, type GoogleKeys } from './google-token.ts';
 import { signInWithGoogle, type GoogleSignIn } from './google.service.ts';
 
 const GOOGLE_ORIGIN = 'https://accounts.google.com';
-const redirectQuerySchema = z.object({ redirectTo: z.string().optional() });
+const redirectQuerySchema = z.object({
+  redirectTo: z.string().optional(),
+  // The branded app the person came from; anything but a lower-case UUID is ignored.
+  orgId: z.uuid().optional().catch(undefined),
+});
 
 /** spec §7 Google sign-in: both endpoints are browser form posts and always answer a 303. */
 export async function googleRoutes(
@@ -30,13 +34,18 @@ export async function googleRoutes(
     '/auth/external/login/google',
     { config: { crossSiteOrigins: [GOOGLE_ORIGIN] } },
     async (request, reply) => {
-      const { redirectTo } = redirectQuerySchema.parse(request.query);
+      const { redirectTo, orgId } = redirectQuerySchema.parse(request.query);
       const form = googleRedirectFormSchema.safeParse(request.body);
       // Google's `credential` must come with the g_csrf_token body field equal to its cookie.
       const proof = form.data?.g_csrf_token;
       const proven = proof ? proof === request.cookies['g_csrf_token'] : !form.data?.credential;
       const token = proven ? (form.data?.credential ?? form.data?.id_token ?? '') : '';
-      return complete(request, reply, { idToken: token, redirectTo, orgFields: undefined });
+      return complete(request, reply, {
+        idToken: token,
+        redirectTo,
+        orgFields: undefined,
+        orgId: orgId?.toLowerCase(),
+      });
     },
   );
 

@@ -5,7 +5,11 @@ import { googleLoginErrors } from '@platform/schema/auth/google.zod';
 import { afterSignupPath, safeRedirectPath } from '@platform/schema/auth/redirect.rules';
 import type { Db } from '../db/open-database.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
-import { insertOrganizationWithOwner } from '../organizations/organizations.repository.ts';
+import {
+  findOrganization,
+  insertOrganizationWithOwner,
+} from '../organizations/organizations.repository.ts';
+import { enrolCustomer } from '../roster/roster.service.ts';
 import { GoogleSignInFailed } from './auth.errors.ts';
 import type { GoogleClaims, GoogleVerifier } from './google-token.ts';
 import { signInAs, type SignedIn } from './login.service.ts';
@@ -23,6 +27,8 @@ export type GoogleSignIn = {
   idToken: string;
   redirectTo: string | undefined;
   orgFields: string | undefined;
+  /** The organisation whose branded app the person came from: a new account becomes its customer. */
+  orgId?: string | undefined;
 };
 
 /**
@@ -41,15 +47,24 @@ export async function signInWithGoogle(
   const isNew = !user;
   // A unique violation means the same token was posted twice at once (double click): the
   // other request created the account, so this one signs into it.
+  // Signing up from an organisation's branded app joins that organisation (as password signup
+  // does); an unknown id is ignored rather than refusing the sign-in.
+  const customerOf =
+    !organization && request.orgId && (await findOrganization(db, request.orgId))
+      ? request.orgId
+      : null;
   user ??=
-    (await createGoogleUser(db, claims, organization)) ?? (await findGoogleAccount(db, claims));
+    (await createGoogleUser(db, claims, organization, customerOf)) ??
+    (await findGoogleAccount(db, claims));
   if (!user)
     throw new GoogleSignInFailed(googleLoginErrors.invalid, 'account could not be created');
   const signedIn = await signInAs(db, user, 'use-latest');
   const redirectTo =
     isNew && organization
       ? afterSignupPath('organization', request.redirectTo)
-      : safeRedirectPath(request.redirectTo, '/dashboard');
+      : isNew && customerOf
+        ? afterSignupPath('customer', request.redirectTo, customerOf)
+        : safeRedirectPath(request.redirectTo, '/dashboard');
   return { ...signedIn, redirectTo };
 }
 
@@ -57,17 +72,27 @@ async function createGoogleUser(
   db: Db,
   claims: GoogleClaims,
   organization: CreateOrganizationInput | undefined,
+  customerOf: string | null,
 ) {
   try {
     const id = await db.transaction(async (tx) => {
-      const userId = await insertUser(tx, {
+      const person = {
         // An unverified address is not stored: it could be someone else's.
-        email: claims.email_verified ? claims.email : null,
-        emailVerifiedAt: claims.email_verified ? new Date() : null,
-        googleSubject: claims.sub,
+        email: claims.email_verified ? (claims.email ?? null) : null,
         firstName: claims.given_name ?? claims.name ?? '',
         lastName: claims.family_name ?? '',
+      };
+      const userId = await insertUser(tx, {
+        ...person,
+        emailVerifiedAt: claims.email_verified ? new Date() : null,
+        googleSubject: claims.sub,
       });
+      if (customerOf) {
+        await enrolCustomer(tx, customerOf, { id: userId, ...person });
+        await mergeUserAttributes(tx, userId, {
+          lastProfile: { view: 'customer', orgId: customerOf },
+        });
+      }
       if (organization) {
         const org = await insertOrganizationWithOwner(tx, userId, {
           label: organization.companyName,
@@ -112,7 +137,10 @@ function parseOrgFields(raw: string | undefined): CreateOrganizationInput | unde
   } catch {
     value = null;
   }
-  const parsed = companyInfoSchema.extend({ companyLocation: z.string().trim().max(200).optional() }).safeParse(value);
-  if (!parsed.success) throw new GoogleSignInFailed(googleLoginErrors.invalid, 'organisation fields are invalid');
+  const parsed = companyInfoSchema
+    .extend({ companyLocation: z.string().trim().max(200).optional() })
+    .safeParse(value);
+  if (!parsed.success)
+    throw new GoogleSignInFailed(googleLoginErrors.invalid, 'organisation fields are invalid');
   return parsed.data;
 }

@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships, users } from '@platform/schema/db';
-import { insertTestUser, uniqueEmail } from '../testing/auth-fixtures.ts';
+import { memberships, rosterItems, users } from '@platform/schema/db';
+import { insertTestOrg, insertTestUser, uniqueEmail } from '../testing/auth-fixtures.ts';
 import { CookieJar } from '../testing/cookie-jar.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
@@ -147,13 +147,29 @@ describe.each(testDatabaseKinds)('Google sign-in on %s', (kind) => {
   });
 
   it('takes a short company name as signup does, and refuses an empty one instead of making a customer', async () => {
-    const short = await google.sign({ sub: 'google-short', email: uniqueEmail('short'), given_name: 'Al', family_name: 'Bo' });
-    const ok = await form('/auth/login-with-google', { id_token: short, org_fields: JSON.stringify({ companyName: 'Al' }) });
+    const short = await google.sign({
+      sub: 'google-short',
+      email: uniqueEmail('short'),
+      given_name: 'Al',
+      family_name: 'Bo',
+    });
+    const ok = await form('/auth/login-with-google', {
+      id_token: short,
+      org_fields: JSON.stringify({ companyName: 'Al' }),
+    });
     expect(ok.headers.location).toBe('/dashboard/sites/create');
     expect((await me(ok)).json()).toMatchObject({ view: 'org', org: { label: 'Al' } });
 
-    const empty = await google.sign({ sub: 'google-empty', email: uniqueEmail('empty'), given_name: 'Em', family_name: 'Pty' });
-    const refused = await form('/auth/login-with-google', { id_token: empty, org_fields: JSON.stringify({ companyName: '  ' }) });
+    const empty = await google.sign({
+      sub: 'google-empty',
+      email: uniqueEmail('empty'),
+      given_name: 'Em',
+      family_name: 'Pty',
+    });
+    const refused = await form('/auth/login-with-google', {
+      id_token: empty,
+      org_fields: JSON.stringify({ companyName: '  ' }),
+    });
     expect(refused.headers.location).toBe('/auth/login?error=google');
     expect(refused.cookies).toEqual([]);
   });
@@ -219,6 +235,37 @@ describe.each(testDatabaseKinds)('Google sign-in on %s', (kind) => {
         payload: new URLSearchParams({ id_token: token }).toString(),
       });
       expect(evil.statusCode).toBe(403);
+    });
+
+    it('makes a new Google user a customer of the organisation whose branded app they came from', async () => {
+      const org = await insertTestOrg(t.db, 'Branded Gym');
+      const email = uniqueEmail('gb');
+      const token = await google.sign({
+        sub: 'gis-branded',
+        email,
+        given_name: 'Bea',
+        family_name: 'Branded',
+      });
+      const res = await form(`/auth/external/login/google?orgId=${org.id}`, { id_token: token });
+      expect(res.headers.location).toBe(`/dashboard-customer/${org.id}`);
+      const body = (await me(res)).json<{ id: string }>();
+      expect(body).toMatchObject({ view: 'customer', org: { id: org.id } });
+      const items = await t.db.select().from(rosterItems).where(eq(rosterItems.userId, body.id));
+      expect(items).toMatchObject([
+        { orgId: org.id, firstName: 'Bea', lastName: 'Branded', email },
+      ]);
+
+      // Signing in again from the branded app changes nothing; an unknown organisation is ignored.
+      const again = await form(`/auth/external/login/google?orgId=${org.id}`, {
+        id_token: await google.sign({ sub: 'gis-branded', email }),
+      });
+      expect(again.headers.location).toBe('/dashboard');
+      const strayToken = await google.sign({ sub: 'gis-stray', email: uniqueEmail('gs') });
+      const stray = await form(`/auth/external/login/google?orgId=${randomUUID()}`, {
+        id_token: strayToken,
+      });
+      expect(stray.headers.location).toBe('/dashboard');
+      expect((await me(stray)).json()).toMatchObject({ view: 'customer', org: null });
     });
 
     it('accepts a plain id_token too', async () => {

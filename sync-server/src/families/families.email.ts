@@ -28,6 +28,42 @@ export function guardianAddedEmail(
   ]);
 }
 
+/**
+ * An existing account was linked as someone's parent/guardian: it is told, since the link
+ * gives it a say over that person's account, and shown where to undo a mistaken link.
+ */
+export function guardianLinkedEmail(notice: {
+  to: string;
+  orgId: string | null;
+  orgLabel: string | null;
+  recipientFirstName: string;
+  actorName: string;
+  childName: string;
+  actorIsChild: boolean;
+  settingsLink: string;
+}): OutgoingEmail {
+  const { actorName, childName } = notice;
+  const what = notice.actorIsChild
+    ? `${actorName} added you as their parent/guardian`
+    : `${actorName} added you as a parent/guardian of ${childName}`;
+  const lines = [
+    `Hello ${notice.recipientFirstName},`,
+    `${what}${at(notice.orgLabel)}.`,
+    `You can now manage ${childName}'s bookings and payments from your own account.`,
+    'If this is a mistake, disconnect the child account under Manage child accounts in your settings:',
+  ];
+  return {
+    orgId: notice.orgId,
+    to: notice.to,
+    subject: 'You have been added as a parent/guardian',
+    text: [lines[0], '', ...lines.slice(1), notice.settingsLink].join('\n'),
+    html: [
+      ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
+      `<p><a href="${escapeHtml(notice.settingsLink)}">Open your settings</a></p>`,
+    ].join('\n'),
+  };
+}
+
 /** A guardian (or staff for them) created a child account that has an email address. */
 export function childAccountEmail(
   invitation: Invitation & { guardianName: string; actorIsGuardian: boolean },

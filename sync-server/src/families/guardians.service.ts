@@ -12,7 +12,7 @@ import {
   type FamilyActor,
   type FamilyAuthority,
 } from './families.access.ts';
-import { guardianAddedEmail } from './families.email.ts';
+import { guardianAddedEmail, guardianLinkedEmail } from './families.email.ts';
 import { listChildrenOf, listGuardiansOf } from './families.repository.ts';
 import {
   auditFamilyChange,
@@ -87,7 +87,20 @@ async function addGuardian(
         detail: { createdAccount: !existing },
       });
       let mail: OutgoingEmail | null = null;
-      if (!existing && linked && !input.skipResetPasswordMail) {
+      if (existing && linked && existing.email)
+        mail = guardianLinkedEmail({
+          to: existing.email,
+          orgId: authority.orgId,
+          orgLabel,
+          recipientFirstName: existing.firstName,
+          actorName: actor.name,
+          childName: fullName(child),
+          actorIsChild: actor.userId === child.id,
+          settingsLink: authority.orgId
+            ? `${deps.publicUrl}/dashboard-customer/${authority.orgId}/settings`
+            : `${deps.publicUrl}/dashboard/settings`,
+        });
+      else if (!existing && linked && !input.skipResetPasswordMail) {
         mail = guardianAddedEmail({
           to: email,
           orgId: authority.orgId,

@@ -103,7 +103,7 @@ describe.each(testDatabaseKinds)('POST /api/guardians on %s', (kind) => {
     ).toEqual([guardian]);
   });
 
-  it('links an existing account by its address (any case), once, without an email', async () => {
+  it('links an existing account by its address (any case), once, and tells it once', async () => {
     const existing = await insertTestUser(t.db, { firstName: 'Gus', lastName: 'Grand' });
     const add = () =>
       guardians(f.parent.jar, {
@@ -119,7 +119,13 @@ describe.each(testDatabaseKinds)('POST /api/guardians on %s', (kind) => {
     expect(again.json()).toEqual(member(existing));
     expect(await linksOf(f.parent.id)).toHaveLength(1);
     expect(await auditOf(t.db, f.parent.id)).toHaveLength(1);
-    expect(await mailsTo(t.db, existing.email!)).toEqual([]);
+    // The account's owner learns of the link and where to undo it — no set-password link.
+    const mails = await mailsTo(t.db, existing.email!);
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.subject).toBe('You have been added as a parent/guardian');
+    expect(mails[0]!.textBody).toContain('Pat Parent added you as their parent/guardian');
+    expect(mails[0]!.textBody).toContain(`/dashboard-customer/${f.org.id}/settings`);
+    expect(mails[0]!.textBody).not.toMatch(/set-password|reset-password/);
   });
 
   it('sends no email when skipResetPasswordMail is set', async () => {

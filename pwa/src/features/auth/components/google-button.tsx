@@ -5,16 +5,19 @@ type GoogleTarget = {
   redirectTo?: string | undefined;
   /** The organisation step of the signup form, for a new Google user who runs a business. */
   orgFields?: { companyName: string } | undefined;
+  /** The branded app the person is in: a new Google account becomes its customer. */
+  orgId?: string | undefined;
 };
 
 /**
  * /auth/login-with-google offers Google's own button when the server has a client id and
  * explains otherwise — so no Google script loads on any other page.
  */
-export function googleLoginPath({ redirectTo, orgFields }: GoogleTarget): string {
+export function googleLoginPath({ redirectTo, orgFields, orgId }: GoogleTarget): string {
   return withQuery('/auth/login-with-google', {
     redirectTo,
     orgFields: orgFields ? JSON.stringify(orgFields) : undefined,
+    orgId,
   });
 }
 

@@ -8,6 +8,8 @@ type GoogleSignInProps = {
   clientId: string;
   redirectTo: string | undefined;
   orgFields: string | undefined;
+  /** The branded app the person came from (customer flow only). */
+  orgId?: string | undefined;
 };
 
 /**
@@ -15,7 +17,7 @@ type GoogleSignInProps = {
  * /auth/external/login/google. A new organisation's fields cannot ride along that way, so an
  * organisation signup takes the token in a callback and posts /auth/login-with-google.
  */
-export function GoogleSignIn({ clientId, redirectTo, orgFields }: GoogleSignInProps) {
+export function GoogleSignIn({ clientId, redirectTo, orgFields, orgId }: GoogleSignInProps) {
   const buttonRef = useRef<HTMLDivElement>(null);
   const [failed, setFailed] = useState(false);
   useEffect(() => {
@@ -38,7 +40,7 @@ export function GoogleSignIn({ clientId, redirectTo, orgFields }: GoogleSignInPr
           google.accounts.id.initialize({
             client_id: clientId,
             ux_mode: 'redirect',
-            login_uri: `${window.location.origin}${withQuery('/auth/external/login/google', { redirectTo })}`,
+            login_uri: `${window.location.origin}${withQuery('/auth/external/login/google', { redirectTo, orgId })}`,
           });
         }
         google.accounts.id.renderButton(parent, {
@@ -55,7 +57,7 @@ export function GoogleSignIn({ clientId, redirectTo, orgFields }: GoogleSignInPr
     return () => {
       cancelled = true;
     };
-  }, [clientId, redirectTo, orgFields]);
+  }, [clientId, redirectTo, orgFields, orgId]);
 
   if (failed) return <FormAlert>{googleMessages.loadFailed}</FormAlert>;
   return <div ref={buttonRef} className="auth-google-slot" />;

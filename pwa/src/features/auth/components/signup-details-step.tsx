@@ -15,6 +15,8 @@ type SignupDetailsStepProps = {
   accountType: AccountType;
   emailReadOnly: boolean;
   redirectTo: string | undefined;
+  /** The branded app the signup happens in: Google signup joins it too. */
+  orgId?: string | undefined;
   focusOnMount: boolean;
   /** Organisation flow: back to 'Company info', keeping every answer. */
   onBack?: (() => void) | undefined;
@@ -28,6 +30,7 @@ export function SignupDetailsStep({
   accountType,
   emailReadOnly,
   redirectTo,
+  orgId,
   focusOnMount,
   onBack,
   onChangeType,
@@ -73,7 +76,8 @@ export function SignupDetailsStep({
           </p>
           <GoogleButton
             label="Sign up with Google"
-            redirectTo={afterSignupPath('customer', redirectTo)}
+            redirectTo={afterSignupPath('customer', redirectTo, orgId)}
+            orgId={orgId}
           />
         </>
       )}

@@ -61,6 +61,7 @@ export function SignupFlow({ query, invitedEmail, skipAccountType }: SignupFlowP
           accountType={step.accountType}
           emailReadOnly={invitedEmail !== ''}
           redirectTo={query.redirectTo}
+          orgId={query.orgId}
           focusOnMount={moved}
           onBack={
             step.accountType === 'organization' ? () => go({ name: 'company-info' }) : undefined

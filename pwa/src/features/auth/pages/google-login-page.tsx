@@ -1,6 +1,6 @@
 import { Link, useSearchParams } from 'react-router';
 import { googleMessages, loginMessages, offlineMessage } from '@platform/schema/auth/auth.messages';
-import { withQuery } from '../auth-query.ts';
+import { readAuthQuery, withQuery } from '../auth-query.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { FormAlert } from '../components/form-alert.tsx';
 import { GoogleSignIn } from '../components/google-sign-in.tsx';
@@ -11,6 +11,7 @@ export function GoogleLoginPage() {
   const [params] = useSearchParams();
   const redirectTo = params.get('redirectTo') ?? undefined;
   const orgFields = params.get('orgFields') ?? undefined;
+  const orgId = readAuthQuery(params).orgId;
   const config = useAuthConfig();
   return (
     <AuthCard title="Sign in with Google">
@@ -28,12 +29,13 @@ export function GoogleLoginPage() {
             clientId={config.googleClientId}
             redirectTo={redirectTo}
             orgFields={orgFields}
+            orgId={orgId}
           />
         ) : (
           <FormAlert>{googleMessages.notConfigured}</FormAlert>
         ))}
       <p className="auth-card__footer">
-        <Link to={withQuery('/auth/login', { redirectTo })}>Back to log in</Link>
+        <Link to={withQuery('/auth/login', { redirectTo, orgId })}>Back to log in</Link>
       </p>
     </AuthCard>
   );

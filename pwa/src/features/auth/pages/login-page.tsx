@@ -24,7 +24,7 @@ export function LoginPage() {
       <p className="auth-divider">
         <span>or</span>
       </p>
-      <GoogleButton label="Sign in with Google" redirectTo={query.redirectTo} />
+      <GoogleButton label="Sign in with Google" redirectTo={query.redirectTo} orgId={query.orgId} />
       <p className="auth-card__footer">
         <Link to={signupLink}>Don&apos;t have an account? Sign up</Link>
       </p>
