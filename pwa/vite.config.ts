@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -49,14 +50,35 @@ export default defineConfig({
       devOptions: { enabled: false },
     }),
   ],
+  resolve: {
+    // RxDB's leader election reaches `unload`, which listens to the deprecated `unload` event
+    // (no back/forward cache, a Lighthouse deprecation): a pagehide-based stand-in instead.
+    alias: [
+      {
+        find: /^unload$/,
+        replacement: fileURLToPath(new URL('./src/sync/unload-shim.ts', import.meta.url)),
+      },
+    ],
+  },
   build: { target: 'es2022', sourcemap: true },
   server: {
     proxy: {
       ...Object.fromEntries(
-        ['/api', '/auth/logout', '/auth/external', '/dev', '/healthz', '/manifest.webmanifest', '/icons'].map((p) => [p, apiTarget]),
+        [
+          '/api',
+          '/auth/logout',
+          '/auth/external',
+          '/dev',
+          '/healthz',
+          '/manifest.webmanifest',
+          '/icons',
+        ].map((p) => [p, apiTarget]),
       ),
       // /auth/login and /auth/login-with-google: pages on GET (Vite serves them), the API on POST.
-      '/auth/login': { target: apiTarget, bypass: (req) => (req.method === 'GET' ? req.url : undefined) },
+      '/auth/login': {
+        target: apiTarget,
+        bypass: (req) => (req.method === 'GET' ? req.url : undefined),
+      },
     },
   },
 });

@@ -1,6 +1,6 @@
 import { createContext, useContext } from 'react';
 import { currentUserSchema, type CurrentUser } from '@platform/schema/me/me.zod';
-import { api, ApiError, NetworkError } from './api.ts';
+import { answerOf, api, ApiError, NetworkError } from './api.ts';
 import { API_ME_CACHE } from './cache-names.ts';
 
 /** What the shell knows about the person using it (GET /api/me). */
@@ -17,9 +17,30 @@ export type CurrentUserValue = CurrentUserState & {
   refresh: () => Promise<CurrentUserState>;
 };
 
+declare global {
+  interface Window {
+    /** GET /api/me, sent by index.html before the app's scripts arrive; taken once. */
+    __earlyMe?: Promise<Response> | undefined;
+  }
+}
+
+/**
+ * The first answer comes from the request index.html sent while the scripts were still
+ * loading (the first screen depends on it: one round trip less before it shows); every later
+ * one is asked afresh.
+ */
+function askForCurrentUser(): Promise<CurrentUser> {
+  const early = typeof window === 'undefined' ? undefined : window.__earlyMe;
+  if (early) {
+    window.__earlyMe = undefined;
+    return answerOf(early, currentUserSchema);
+  }
+  return api('/api/me', { schema: currentUserSchema });
+}
+
 export async function fetchCurrentUser(): Promise<CurrentUserState> {
   try {
-    return { status: 'signed-in', user: await api('/api/me', { schema: currentUserSchema }) };
+    return { status: 'signed-in', user: await askForCurrentUser() };
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return { status: 'signed-out' };
     if (error instanceof NetworkError) return { status: 'offline' };

@@ -25,6 +25,27 @@ const SyncContext = createContext<SyncValue>({
 });
 
 /**
+ * Resolves once the page has painted and the browser has a quiet moment (or after 1.5 s at the
+ * latest; hidden tabs paint nothing). The sync engine (RxDB, Dexie: ~300 kB of script) then
+ * loads without holding up the screen the person opened — its own data shows from the device
+ * a moment later, as it would while loading anyway.
+ */
+function afterFirstPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const latest = setTimeout(resolve, 1500);
+    const done = () => {
+      clearTimeout(latest);
+      resolve();
+    };
+    if (typeof requestAnimationFrame !== 'function') return done();
+    requestAnimationFrame(() => {
+      if (typeof requestIdleCallback === 'function') requestIdleCallback(done, { timeout: 1500 });
+      else setTimeout(done, 0);
+    });
+  });
+}
+
+/**
  * Replication for the signed-in account: starts after sign-in and follows the active account
  * and scope (a switch closes one database before the next opens), stops on the way out.
  */
@@ -48,6 +69,7 @@ export function SyncProvider({ user, children }: { user: CurrentUser; children: 
     let unsubscribe = () => {};
     const starting = running.current
       .then((previous) => previous?.stop())
+      .then(afterFirstPaint)
       .then(() => import('./start-account-sync.ts'))
       .then(({ startAccountSync }) =>
         startAccountSync(
