@@ -84,6 +84,8 @@ describe('CRM', () => {
     await email.fill(`kim-${suffix}@example.test`);
     await dialog.getByLabel('First name (optional)').fill('Kim');
     await dialog.getByLabel('Last name (optional)').fill(`Crm${suffix}`);
+    // Kim pays at the desk: a record where staff keep notes and metrics (spec §6).
+    await dialog.getByRole('switch', { name: 'External payments' }).check();
     await dialog.getByRole('switch', { name: 'Send invite emails' }).uncheck();
     await dialog.getByRole('button', { name: 'Create customer' }).click();
     await next.getByRole('button', { name: 'Close' }).click();
@@ -101,6 +103,18 @@ describe('CRM', () => {
       .click();
     await page.getByRole('heading', { name: `Robin Crm${suffix}`, level: 1 }).waitFor();
     await page.getByText(`robin-${suffix}@example.test`).waitFor();
+    await page.getByText('Through the platform').waitFor();
+    await page.getByRole('button', { name: 'Invite customer to product' }).waitFor();
+
+    await page.goBack();
+    await search(page).fill(`kim crm${suffix}`);
+    await roster(page)
+      .getByRole('link', { name: `Kim Crm${suffix}` })
+      .click();
+    await page.getByRole('heading', { name: `Kim Crm${suffix}`, level: 1 }).waitFor();
+    await page.getByText(/Outside the platform — a customer record/).waitFor();
+    await page.getByRole('heading', { name: 'Notes' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Invite customer to product' }).count()).toBe(0);
     await page.context().close();
   });
 

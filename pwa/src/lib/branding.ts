@@ -38,7 +38,7 @@ export const platformBranding: Branding = {
   themeColor: '#0f766e',
   manifestUrl: '/manifest.webmanifest',
   homePath: '/dashboard',
-  installPitch: 'Bookings, payments and time tracking on your home screen — even offline.',
+  installPitch: 'Opens from your home screen, even offline.',
   poweredBy: null,
 };
 
@@ -54,7 +54,7 @@ export function organizationBranding(source: PublicBranding | OrgBrandingDoc): B
     themeColor: source.themeColor,
     manifestUrl: brandingPaths.manifest(orgId),
     homePath: brandingPaths.customerApp(orgId),
-    installPitch: 'Book, pay and manage your family on your home screen — even offline.',
+    installPitch: 'Book and pay from your home screen, even offline.',
     poweredBy: platformBranding.appName,
   };
 }

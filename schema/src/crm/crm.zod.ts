@@ -173,6 +173,11 @@ export const customerProfileSchema = z.object({
   contact: personSchema.extend({ phone: z.string().nullable() }),
   /** The account has no sign-in of its own yet (invited, not accepted; or a managed record). */
   invitationPending: z.boolean(),
+  /**
+   * spec §6: added with external payments — the person pays outside the platform; a record
+   * where staff keep notes and metrics (no product invitations through the platform).
+   */
+  externalPayments: z.boolean(),
   guardians: z.array(personSchema),
   children: z.array(personSchema),
   tags: z.array(z.string()),

@@ -47,6 +47,11 @@ export const rosterItems = pgTable(
       .array()
       .notNull()
       .default(sql`'{}'::text[]`),
+    /**
+     * spec §6: added 'with external payments' — the person pays outside the platform and is a
+     * record where staff keep notes and metrics. Server-only: not part of the replicated item.
+     */
+    externalPayments: boolean('external_payments').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /**
      * What CRM search reads (issue 7, decision 0012): names, email and phone digits, lower-cased.

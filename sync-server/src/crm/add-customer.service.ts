@@ -42,10 +42,15 @@ export async function addCustomer(
     // The roster item of a linked account shows what staff typed, not the account's stored
     // name: adding an address must not reveal whose it is (decision 0012).
     await enrolCustomer(tx, staff.orgId, { id: userId, ...typed, email });
-    if (input.customerPhone)
+    if (input.customerPhone || input.externalPayments)
       await tx
         .update(rosterItems)
-        .set({ phone: input.customerPhone, updatedAt: new Date() })
+        .set({
+          ...(input.customerPhone ? { phone: input.customerPhone } : {}),
+          // spec §6: paying outside the platform makes the person a record (notes, metrics).
+          ...(input.externalPayments ? { externalPayments: true } : {}),
+          updatedAt: new Date(),
+        })
         .where(and(eq(rosterItems.orgId, staff.orgId), eq(rosterItems.userId, userId)));
     const [item] = await tx
       .select()

@@ -123,6 +123,24 @@ describe.each(testDatabaseKinds)('CRM API on %s', (kind) => {
     expect((await add(f.manager.jar, { customerEmail: uniqueEmail() })).statusCode).toBe(201);
   });
 
+  it('keeps a customer added with external payments as a record, and says so on the profile', async () => {
+    const profileOf = async (payload: object) => {
+      const added = (await add(f.manager.jar, payload)).json<Added>();
+      return (
+        await call('GET', `/api/crm/customers/${added.id}`, f.manager.jar)
+      ).json<CustomerProfile>();
+    };
+    const record = await profileOf({
+      customerEmail: uniqueEmail('cash'),
+      customerFirstName: 'Cass',
+      customerLastName: 'Cash',
+      externalPayments: true,
+    });
+    expect(record.externalPayments).toBe(true);
+    const member = await profileOf({ customerEmail: uniqueEmail('card') });
+    expect(member.externalPayments).toBe(false);
+  });
+
   it('refuses staff without view-customers (403), customers (403) and visitors (401)', async () => {
     for (const [jar, status] of [
       [f.clerk.jar, 403],

@@ -96,6 +96,7 @@ async function profileOf(db: Db, staff: CrmStaff, item: RosterItemRow): Promise<
       phone: item.phone,
     },
     invitationPending: noSignIn,
+    externalPayments: item.externalPayments,
     ...family,
     tags: item.tags,
     notes: noteDocs,

@@ -103,7 +103,7 @@ export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props
       </p>
       <div className="crm-heading">
         <h1>{name}</h1>
-        {profile && contact.email && (
+        {profile && contact.email && !profile.externalPayments && (
           <button
             type="button"
             className="button button-secondary"
@@ -132,6 +132,12 @@ export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props
             <>
               <dt>Account</dt>
               <dd>{profile.invitationPending ? 'Invitation pending' : 'Active'}</dd>
+              <dt>Payments</dt>
+              <dd>
+                {profile.externalPayments
+                  ? 'Outside the platform — a customer record: keep notes and metrics here.'
+                  : 'Through the platform'}
+              </dd>
             </>
           )}
         </dl>

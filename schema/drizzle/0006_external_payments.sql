@@ -1,0 +1,1 @@
+ALTER TABLE "roster_items" ADD COLUMN "external_payments" boolean DEFAULT false NOT NULL;
