@@ -231,7 +231,7 @@ await runBench('roster-search', 400_000, async () => {
   const plan = rowsOf<{ 'QUERY PLAN': string }>(
     await database.db.execute(
       dsql.raw(
-        `explain analyze select id from roster_items where org_id = '${org.id}' and deleted = false and (search_text %> 'jonathn') limit 51`,
+        `explain analyze select id from roster_items where org_id = '${org.id}' and deleted = false and (lower(first_name) like 'jo%' or lower(last_name) like 'jo%' or coalesce(email, '') like 'jo%') order by lower(last_name), id limit 51`,
       ),
     ),
   );

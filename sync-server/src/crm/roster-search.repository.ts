@@ -71,16 +71,21 @@ export async function searchRoster(db: Db, search: RosterSearch): Promise<Roster
       );
     } else {
       const offset = page && 'o' in page ? page.o : 0;
+      // Words that start with a term come first; short terms match word starts only anyway.
+      const longTerms = terms.filter((t) => t.length >= TRIGRAM_MIN);
       const wordStart = sql.join(
-        terms.map(
+        longTerms.map(
           (t) =>
             sql`(search_text like ${likePattern(t, 'prefix')} or search_text like ${likePattern(t, 'word')})`,
         ),
         sql` and `,
       );
+      const order = longTerms.length
+        ? sql`(${wordStart}) desc, ${column} ${dir}, id ${dir}`
+        : sql`${column} ${dir}, id ${dir}`;
       found = rowsOf<DbRow>(
         await tx.execute(
-          sql`${select} where ${where} order by (${wordStart}) desc, ${column} ${dir}, id ${dir} limit ${limit} offset ${offset}`,
+          sql`${select} where ${where} order by ${order} limit ${limit} offset ${offset}`,
         ),
       );
       if (found.length === 0 && offset === 0 && useTrigrams)
@@ -113,7 +118,7 @@ export async function searchRoster(db: Db, search: RosterSearch): Promise<Roster
   });
 }
 
-/** Rows whose words are close to the terms (a typo), best first, beside the exact matches. */
+/** Rows whose names are close to the terms (a typo), best first, beside the exact matches. */
 async function typoMatches(
   tx: Tx,
   filters: SQL[],
@@ -126,7 +131,7 @@ async function typoMatches(
   const seen = exact.map((row) => row.id);
   const conditions = [
     ...filters,
-    ...terms.map((t) => (t.length >= TRIGRAM_MIN ? sql`search_text %> ${t}` : termCondition(t))),
+    ...terms.map((t) => (t.length >= TRIGRAM_MIN ? sql`${nameText} %> ${t}` : termCondition(t))),
     ...(seen.length
       ? [
           sql`id not in (${sql.join(
@@ -139,7 +144,7 @@ async function typoMatches(
   const rows = rowsOf<DbRow>(
     await tx.execute(
       sql`${select} where ${sql.join(conditions, sql` and `)}
-        order by word_similarity(${joined}, search_text) desc, id limit ${limit - exact.length}`,
+        order by word_similarity(${joined}, ${nameText}) desc, id limit ${limit - exact.length}`,
     ),
   );
   return rows.map((row) => ({ ...row, typo: true }));
@@ -187,9 +192,19 @@ export function searchTermsOf(q: string): string[] {
   return trimmed.split(/\s+/).slice(0, 5);
 }
 
+/** The names typo matches compare (migration 0007 indexes this expression's trigrams). */
+const nameText = sql`lower(first_name || ' ' || last_name)`;
+
+/**
+ * A term of three characters or more: anywhere in search_text (the trigram index). A shorter
+ * one: the start of the first name, last name or email — three btree ranges (migration 0007);
+ * a later word inside a name (the 'cruz' of 'de la cruz') needs a third letter.
+ */
 function termCondition(term: string): SQL {
-  if (term.length < TRIGRAM_MIN)
-    return sql`(search_text like ${likePattern(term, 'prefix')} or search_text like ${likePattern(term, 'word')})`;
+  if (term.length < TRIGRAM_MIN) {
+    const prefix = likePattern(term, 'prefix');
+    return sql`(lower(first_name) like ${prefix} or lower(last_name) like ${prefix} or coalesce(email, '') like ${prefix})`;
+  }
   return sql`search_text like ${likePattern(term, 'anywhere')}`;
 }
 
