@@ -1,34 +1,61 @@
 import { useId, type ComponentProps, type ReactNode } from 'react';
 
+/** The class names of a text field's parts: the app's by default, the sign-in card's in auth. */
+export type TextFieldClasses = {
+  field: string;
+  label?: string;
+  input?: string;
+  hint: string;
+  error: string;
+};
+
+const appFieldClasses: TextFieldClasses = {
+  field: 'field',
+  hint: 'field-hint',
+  error: 'field-error',
+};
+
 type TextFieldProps = Omit<ComponentProps<'input'>, 'children'> & {
   label: ReactNode;
   error?: string | undefined;
   hint?: ReactNode;
+  classes?: TextFieldClasses;
 };
 
-/** A labelled input of the signed-in app, its hint and error tied to it (aria-describedby). */
-export function TextField({ label, error, hint, id, className, ...input }: TextFieldProps) {
+/** A labelled input, its hint and error tied to it (aria-invalid, aria-describedby). */
+export function TextField({
+  label,
+  error,
+  hint,
+  id,
+  className,
+  classes = appFieldClasses,
+  ...input
+}: TextFieldProps) {
   const generatedId = useId();
   const inputId = id ?? generatedId;
   const hintId = hint ? `${inputId}-hint` : undefined;
   const errorId = error ? `${inputId}-error` : undefined;
   const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
   return (
-    <div className={['field', className].filter(Boolean).join(' ')}>
-      <label htmlFor={inputId}>{label}</label>
+    <div className={[classes.field, className].filter(Boolean).join(' ')}>
+      <label className={classes.label} htmlFor={inputId}>
+        {label}
+      </label>
       <input
         id={inputId}
+        className={classes.input}
         aria-invalid={error ? true : undefined}
         aria-describedby={describedBy}
         {...input}
       />
       {hint && (
-        <p id={hintId} className="field-hint">
+        <p id={hintId} className={classes.hint}>
           {hint}
         </p>
       )}
       {error && (
-        <p id={errorId} className="field-error">
+        <p id={errorId} className={classes.error}>
           {error}
         </p>
       )}

@@ -1,40 +1,15 @@
-import { useId, type ComponentProps, type ReactNode } from 'react';
+import type { ComponentProps } from 'react';
+import { TextField as Field, type TextFieldClasses } from '../../../components/form-fields.tsx';
 
-type TextFieldProps = Omit<ComponentProps<'input'>, 'children'> & {
-  label: ReactNode;
-  error?: string | undefined;
-  hint?: ReactNode;
+const authFieldClasses: TextFieldClasses = {
+  field: 'auth-field',
+  label: 'auth-field__label',
+  input: 'auth-field__input',
+  hint: 'auth-field__hint',
+  error: 'auth-field__error',
 };
 
-/** A labelled input whose error is tied to it (aria-invalid, aria-describedby). */
-export function TextField({ label, error, hint, id, className, ...input }: TextFieldProps) {
-  const generatedId = useId();
-  const inputId = id ?? generatedId;
-  const hintId = hint ? `${inputId}-hint` : undefined;
-  const errorId = error ? `${inputId}-error` : undefined;
-  const describedBy = [hintId, errorId].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className={['auth-field', className].filter(Boolean).join(' ')}>
-      <label className="auth-field__label" htmlFor={inputId}>
-        {label}
-      </label>
-      <input
-        id={inputId}
-        className="auth-field__input"
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy}
-        {...input}
-      />
-      {hint && (
-        <p id={hintId} className="auth-field__hint">
-          {hint}
-        </p>
-      )}
-      {error && (
-        <p id={errorId} className="auth-field__error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
+/** The shared text field in the sign-in card's look. */
+export function TextField(props: Omit<ComponentProps<typeof Field>, 'classes'>) {
+  return <Field {...props} classes={authFieldClasses} />;
 }
