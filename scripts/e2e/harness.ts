@@ -26,28 +26,38 @@ export type E2eServer = {
 export async function startE2eServer(env: Record<string, string> = {}): Promise<E2eServer> {
   const database = await createTestDatabase(process.env.DATABASE_URL ? 'postgres' : 'pglite');
   const { seed } = await seedDemo(database.db);
-  // PUBLIC_URL must name the real port, so listen first on a port we pick.
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    SESSION_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456789',
-    PWA_DIST: pwaDist,
-    PUBLIC_URL: `http://127.0.0.1:${port}`,
-    ...env,
-  });
-  const app = await buildApp({ config, database });
-  await app.listen({ port, host: '127.0.0.1' });
-  return {
-    url: config.publicUrl,
-    seed,
-    db: database.db,
-    close: async () => {
+  // PUBLIC_URL must name the real port, so listen on a port we pick: below Linux's ephemeral
+  // range (32768+, where the browser's and other servers' own connections take theirs), and
+  // another one if it is taken after all.
+  for (let attempt = 1; ; attempt++) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      SESSION_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456789',
+      PWA_DIST: pwaDist,
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
+      ...env,
+    });
+    const app = await buildApp({ config, database });
+    try {
+      await app.listen({ port, host: '127.0.0.1' });
+    } catch (error) {
       await app.close();
-      await database.close();
-    },
-  };
+      if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE' && attempt < 10) continue;
+      throw error;
+    }
+    return {
+      url: config.publicUrl,
+      seed,
+      db: database.db,
+      close: async () => {
+        await app.close();
+        await database.close();
+      },
+    };
+  }
 }
 
 export async function launchBrowser(): Promise<Browser> {
