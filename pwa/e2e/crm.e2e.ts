@@ -263,11 +263,13 @@ describe('CRM', () => {
           timeout: 30_000,
         })
         .toMatchObject({ phone: '+44 7700 900123', tags: expect.arrayContaining(['front-desk']) });
-      const notes = await db
-        .select()
-        .from(customerNotes)
-        .where(eq(customerNotes.userId, seed.userIds.child));
-      const sent = notes.find((note) => note.body === 'Asked about the Saturday class.');
+      // Notes are their own collection: they may arrive a moment after the roster item.
+      const sentNote = async () =>
+        (
+          await db.select().from(customerNotes).where(eq(customerNotes.userId, seed.userIds.child))
+        ).find((note) => note.body === 'Asked about the Saturday class.');
+      await expect.poll(sentNote, { timeout: 30_000 }).toBeDefined();
+      const sent = await sentNote();
       // Written at the desk, not when the network came back; in the owner's name.
       expect(sent?.createdAt.getTime()).toBeLessThanOrEqual(writtenBy);
       expect(sent?.authorId).toBe(seed.userIds.owner);
