@@ -68,6 +68,7 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
           firstName: first,
           lastName: last,
           role,
+          claimedAt: new Date(),
         })
         .returning({ id: users.id });
       if (!row) throw new Error(`seed: ${key} not created`);
@@ -80,7 +81,8 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
     const admin = await person('admin', 'admin');
     const [child] = await tx
       .insert(users)
-      .values({ firstName: 'Casey', lastName: 'Parent' })
+      // No email: Casey's account is her family's (decision 0035).
+      .values({ firstName: 'Casey', lastName: 'Parent', createdByUserId: parent })
       .returning({ id: users.id });
     if (!child) throw new Error('seed: child not created');
 
@@ -96,11 +98,18 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
       { orgId: zipper.id, userId: child.id, kind: 'customer' },
       { orgId: jobber.id, userId: jobberOwner, kind: 'staff', claims: [...claims] },
     ]);
+    const now = new Date();
     await tx
       .insert(guardianLinks)
-      .values({ guardianUserId: parent, childUserId: child.id, orgId: zipper.id });
+      .values({
+        guardianUserId: parent,
+        childUserId: child.id,
+        orgId: zipper.id,
+        createdByUserId: parent,
+        confirmedAt: now,
+        confirmedByUserId: parent,
+      });
     // The family is on Zipper's customer list (the roster replicates to the front desk).
-    const now = new Date();
     await tx.insert(rosterItems).values([
       {
         orgId: zipper.id,

@@ -75,17 +75,25 @@ describe('CRM', () => {
     await dialog.getByRole('button', { name: 'Create customer' }).waitFor();
     expect(await next.count()).toBe(0);
     await dialog.getByLabel('Phone (optional)').fill('');
-
-    // Add another customer resets the form; Close reloads the roster.
+    // The same address again: on the list already (issue 14), said once, with its profile.
     await dialog.getByRole('button', { name: 'Create customer' }).click();
-    await next.waitFor();
-    await next.getByRole('button', { name: 'Add another customer' }).click();
-    expect(await email.inputValue()).toBe('');
+    await dialog
+      .getByRole('alert')
+      .filter({ hasText: 'Already a customer' })
+      .getByRole('link', { name: 'Open profile' })
+      .waitFor();
+    expect(await next.count()).toBe(0);
+
     await email.fill(`kim-${suffix}@example.test`);
     await dialog.getByLabel('First name (optional)').fill('Kim');
     await dialog.getByLabel('Last name (optional)').fill(`Crm${suffix}`);
     // Kim pays at the desk: a record where staff keep notes and metrics (spec §6).
     await dialog.getByRole('switch', { name: 'External payments' }).check();
+    await dialog.getByRole('button', { name: 'Create customer' }).click();
+    // Add another customer resets the form; Close reloads the roster.
+    await next.getByRole('button', { name: 'Add another customer' }).click();
+    expect(await email.inputValue()).toBe('');
+    await email.fill(`lee-${suffix}@example.test`);
     await dialog.getByRole('switch', { name: 'Send invite emails' }).uncheck();
     await dialog.getByRole('button', { name: 'Create customer' }).click();
     await next.getByRole('button', { name: 'Close' }).click();
@@ -175,30 +183,47 @@ describe('CRM', () => {
     }
   });
 
-  it('adds a child to a customer from the profile', async () => {
+  it('adds a child to a customer the gym added, and leaves a customer who signs in to manage their own', async () => {
     const page = await ownerOnCrm();
+    // Pat signs in by herself: her family is hers to manage (decision 0035).
     await search(page).fill('pat');
     await roster(page).getByRole('link', { name: 'Pat Parent' }).click();
     await page.getByRole('heading', { name: 'Pat Parent', level: 1 }).waitFor();
-    const children = page.getByRole('list', { name: 'Child accounts' });
-    await children.getByText('Casey Parent').waitFor();
+    await page.getByRole('list', { name: 'Child accounts' }).getByText('Casey Parent').waitFor();
+    await page.getByText('Pat Parent manages their own family from their account').waitFor();
+    expect(await page.getByRole('button', { name: 'Manage child accounts' }).count()).toBe(0);
 
+    // A customer the gym added, who has not claimed the account yet: staff act for them.
+    const res = await page.request.post(`${env.server.url}/api/crm/customers`, {
+      data: {
+        customerEmail: `drew.${suffix}@example.test`,
+        customerFirstName: 'Drew',
+        customerLastName: `Family${suffix}`,
+        sendInviteEmails: false,
+      },
+    });
+    expect(res.status()).toBe(201);
+    const { id } = (await res.json()) as { id: string };
+    await page.goto(`${env.server.url}/dashboard/crm/customers/${id}`);
+    await page.getByRole('heading', { name: `Drew Family${suffix}`, level: 1 }).waitFor();
+    const children = page.getByRole('list', { name: 'Child accounts' });
     await page.getByRole('button', { name: 'Manage child accounts' }).click();
     const dialog = page.getByRole('dialog', { name: 'Manage child accounts' });
     await dialog.getByLabel('First name of child 1').fill('Jordan');
-    await dialog.getByLabel('Last name of child 1').fill('Parent');
+    await dialog.getByLabel('Last name of child 1').fill(`Family${suffix}`);
     const reloaded = page.waitForEvent('load', { timeout: 20_000 });
     await dialog.getByRole('button', { name: 'Create child accounts' }).click();
     // spec §9: the page reloads once the child reached this device's roster — that can be
     // quick enough that the 'Reloading the page…' notice is gone before a test can read it.
     await reloaded;
-    await page.getByRole('heading', { name: 'Pat Parent', level: 1 }).waitFor();
-    await children.getByText('Jordan Parent').waitFor();
-    await children.getByText('Casey Parent').waitFor();
+    await page.getByRole('heading', { name: `Drew Family${suffix}`, level: 1 }).waitFor();
+    await children.getByText(`Jordan Family${suffix}`).waitFor();
     // The new child is on the roster too.
     await page.goto(`${env.server.url}/dashboard/crm`);
     await search(page).fill('jordan');
-    await roster(page).getByRole('link', { name: 'Jordan Parent' }).waitFor();
+    await roster(page)
+      .getByRole('link', { name: `Jordan Family${suffix}` })
+      .waitFor();
     await page.context().close();
   });
 

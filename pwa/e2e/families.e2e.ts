@@ -30,7 +30,7 @@ describe('families on the settings page', () => {
   }
   const family = (page: Page) => page.getByRole('list', { name: 'Your family' });
 
-  it('adds two children in one submission, reloads, disconnects one, and switches into the other', async () => {
+  it('adds three children in one submission (one with an address, awaiting them), reloads, disconnects one, switches into another', async () => {
     const page = await parentOnSettings();
     await family(page).getByText('Pat Parent').waitFor();
     await family(page).getByText('Casey Parent').waitFor();
@@ -56,7 +56,12 @@ describe('families on the settings page', () => {
     await dialog.getByRole('button', { name: 'Remove child 2' }).waitFor();
     await dialog.getByLabel('First name of child 2').fill('Riley');
     await dialog.getByLabel('Last name of child 2').fill('Parent');
-    await dialog.getByLabel('Email (optional) of child 2').fill(`riley-${suffix}@example.test`);
+    // A child with an address owns their account: Pat acts for Sky only once Sky confirms.
+    await dialog.getByText(familyMessages.childEmailHint).first().waitFor();
+    await dialog.getByRole('button', { name: 'Add another child' }).click();
+    await dialog.getByLabel('First name of child 3').fill('Sky');
+    await dialog.getByLabel('Last name of child 3').fill('Parent');
+    await dialog.getByLabel('Email (optional) of child 3').fill(`sky-${suffix}@example.test`);
 
     // spec §9: success, then the page reloads (once the children reached this device).
     const reloaded = page.waitForEvent('load', { timeout: 20_000 });
@@ -64,7 +69,7 @@ describe('families on the settings page', () => {
     await page.evaluate(() => {
       new MutationObserver(() => {
         if (
-          document.body.textContent?.includes('2 child accounts were created. Reloading the page…')
+          document.body.textContent?.includes('3 child accounts were created. Reloading the page…')
         )
           sessionStorage.setItem('e2e-saw-reload-notice', '1');
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
@@ -80,6 +85,11 @@ describe('families on the settings page', () => {
     await family(page).getByText('Casey Parent').waitFor();
 
     await page.getByRole('button', { name: 'Manage child accounts' }).click();
+    await dialog
+      .getByRole('listitem')
+      .filter({ hasText: 'Sky Parent' })
+      .getByText(familyMessages.awaitingConfirmation)
+      .waitFor();
     const jamie = dialog.getByRole('listitem').filter({ hasText: 'Jamie Parent' });
     await jamie.getByRole('button', { name: 'Disconnect Jamie Parent' }).click();
     const question = jamie.getByRole('group', { name: familyMessages.disconnectConfirm });
@@ -108,6 +118,7 @@ describe('families on the settings page', () => {
     await account.getByRole('button', { name: 'Switch accounts' }).click();
     const switcher = page.getByRole('dialog', { name: 'Switch accounts' });
     expect(await switcher.getByRole('button', { name: 'Switch to Jamie Parent' }).count()).toBe(0);
+    expect(await switcher.getByRole('button', { name: 'Switch to Sky Parent' }).count()).toBe(0);
     await switcher.getByRole('button', { name: 'Switch to Riley Parent' }).click();
     await account.getByText('Riley Parent', { exact: true }).waitFor();
 

@@ -14,4 +14,8 @@ export const crmMessages = {
   notAllowed: 'You do not have access to the customer list.',
   noteRequired: 'A note cannot be empty.',
   invitationInvalid: 'This invitation link is not valid any more. Ask for a new one.',
+  /** Issue 14: adding an address that is on the customer list already. */
+  alreadyCustomer: 'Already a customer',
+  invitationGone: 'This invitation is no longer waiting for an answer.',
+  onlyOwnerAnswers: 'Only the owner of this account can answer its invitations.',
 } as const;

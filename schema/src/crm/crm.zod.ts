@@ -128,11 +128,30 @@ export const addCustomerResponseSchema = z.object({
   }),
   /** spec §3 Invite: invitedPerson. */
   invitedPerson: z.object({ email: z.string(), firstName: z.string(), lastName: z.string() }),
-  /** True when the email belonged to an existing account, which was linked (not created). */
-  linkedExisting: z.boolean(),
+  /**
+   * Whether the invitation email left. The answer never says whether the address already had
+   * an account: either way the person is on the list as invited until they accept (decision 0035).
+   */
   inviteSent: z.boolean(),
 });
 export type AddCustomerResponse = z.infer<typeof addCustomerResponseSchema>;
+
+/** 409 from add customer: the address is on this organisation's list already (issue 14). */
+export const alreadyCustomerResponseSchema = z.object({
+  error: z.literal('AlreadyCustomer'),
+  message: z.string(),
+  details: z.object({ rosterId: z.string(), invitationPending: z.boolean() }),
+});
+
+/** GET /api/invitations: organisations waiting for the signed-in person's answer. */
+export const pendingInvitationSchema = z.object({
+  id: z.uuid(),
+  orgId: z.uuid(),
+  orgLabel: z.string(),
+  createdAt: isoTimeSchema,
+});
+export type PendingInvitation = z.infer<typeof pendingInvitationSchema>;
+export const pendingInvitationsResponseSchema = z.array(pendingInvitationSchema);
 
 export const customerNoteSchema = z.object({
   id: z.uuid(),
@@ -171,8 +190,13 @@ export const activityEntrySchema = z.object({
 export const customerProfileSchema = z.object({
   rosterId: z.string(),
   contact: personSchema.extend({ phone: z.string().nullable() }),
-  /** The account has no sign-in of its own yet (invited, not accepted; or a managed record). */
+  /** Invited and not accepted yet (decision 0035): an account staff made, or an address that had one. */
   invitationPending: z.boolean(),
+  /**
+   * Staff may add or remove this person's guardians and children: an account their organisation
+   * made that nobody has claimed yet (decision 0035). Otherwise the person manages their own.
+   */
+  familyManagedByStaff: z.boolean(),
   /**
    * spec §6: added with external payments — the person pays outside the platform; a record
    * where staff keep notes and metrics (no product invitations through the platform).

@@ -52,6 +52,12 @@ export const rosterItems = pgTable(
      * record where staff keep notes and metrics. Server-only: not part of the replicated item.
      */
     externalPayments: boolean('external_payments').notNull().default(false),
+    /**
+     * Added by staff and not yet accepted by the person (an invitation to an address that had an
+     * account, or an account staff made that nobody has claimed yet). Server-only, like
+     * externalPayments; staff see it in the CRM (decision 0035).
+     */
+    invitationPending: boolean('invitation_pending').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     /**
      * What CRM search reads (issue 7, decision 0012): names, email and phone digits, lower-cased.

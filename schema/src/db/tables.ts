@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   bigserial,
   boolean,
   customType,
@@ -43,6 +44,21 @@ export const users = pgTable('users', {
     .default({}),
   googleSubject: text('google_subject').unique(),
   emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+  /**
+   * When the owner of the account first proved it is theirs (signed up, set a password through
+   * an emailed link, accepted an invitation, signed in with Google). Null for an account someone
+   * else made that nobody has claimed yet; always null for a child account without an email,
+   * which stays its family's (decision 0035).
+   */
+  claimedAt: timestamp('claimed_at', { withTimezone: true }),
+  /** The organisation whose staff made this account (they act for it until it is claimed). */
+  createdByOrgId: uuid('created_by_org_id').references((): AnyPgColumn => organizations.id, {
+    onDelete: 'set null',
+  }),
+  /** The person who made this account for someone else (a guardian adding a child). */
+  createdByUserId: uuid('created_by_user_id').references((): AnyPgColumn => users.id, {
+    onDelete: 'set null',
+  }),
   createdAt: createdAt(),
 });
 
@@ -78,6 +94,20 @@ export const guardianLinks = pgTable(
     childUserId: uuid('child_user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
     /** The organisation whose staff made the link; null when the family made it. */
     orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'set null' }),
+    /** Who made the link (shown to the child's owner when they confirm it). */
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * A link gives the guardian power over the child only once confirmed: by the child's owner,
+     * or — for a child without an email — by whoever acts for the child (decision 0035).
+     */
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    confirmedByUserId: uuid('confirmed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    /**
+     * The names the guardian typed for a child who already had an account: shown to the
+     * guardian until the child confirms, so adding an address reveals nothing about its owner.
+     */
+    requestedFirstName: text('requested_first_name'),
+    requestedLastName: text('requested_last_name'),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.guardianUserId, t.childUserId] }), index('guardian_links_child').on(t.childUserId)],
@@ -312,6 +342,8 @@ export const crmInvitations = pgTable(
     tokenHash: text('token_hash').notNull().unique(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    /** The person said no (they stay off the customer list). */
+    declinedAt: timestamp('declined_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (t) => [index('crm_invitations_person').on(t.userId)],

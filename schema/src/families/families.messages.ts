@@ -24,11 +24,20 @@ export const familyMessages = {
   /** A link that would make someone (through others) a guardian of their own guardian. */
   guardianCycle: 'A child cannot be a guardian of their own guardian.',
   notFound: 'We could not find that person.',
-  /** Staff may give a guardian only to accounts the family manages (no sign-in of their own). */
+  /**
+   * Staff act only for accounts their organisation made and nobody has claimed yet (decision
+   * 0035); anyone else decides about their own account.
+   */
   signsInThemselves:
     'This person signs in to their own account, so only they can add a guardian to it.',
   /** Staff may link an existing account only when it is already on their customer list. */
   notYourCustomer:
     'This person has an account but is not one of your customers. Add them as a customer first.',
   notAllowed: 'You do not have permission to do this.',
+  /** decision 0035: a link waits for the owner of the child's account. */
+  onlyOwnerConfirms: 'Only the owner of this account can confirm a parent/guardian.',
+  awaitingConfirmation: 'Waiting for confirmation',
+  /** Shown beside a child's email field: an email makes the child the owner of their account. */
+  childEmailHint:
+    'With an email, your child gets their own sign-in and must confirm you before you can act for them. Leave it empty to manage the account yourself.',
 } as const;

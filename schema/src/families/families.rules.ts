@@ -27,13 +27,14 @@ export function parseChildEntries(
 }
 
 /**
- * The rules a list of children's addresses obeys together: none already has an account, none
- * repeats within the list, none is the guardian's own. `emails` are normalised, null for a
- * child without one; `taken` holds the addresses that already have an account.
+ * The rules a list of children's addresses obeys together: none repeats within the list, none
+ * is the guardian's own. `emails` are normalised, null for a child without one. Whether an
+ * address already has an account is not a rule: such a child is asked to confirm the guardian
+ * (decision 0035), so the form tells nobody whose address is in use.
  */
 export function childEmailErrors(
   emails: ReadonlyArray<string | null>,
-  options: { prefix: string; guardianEmail: string | null; taken: ReadonlySet<string> },
+  options: { prefix: string; guardianEmail: string | null },
 ): FieldError[] {
   const errors: FieldError[] = [];
   const seen = new Set<string>();
@@ -43,8 +44,6 @@ export function childEmailErrors(
     if (email === options.guardianEmail)
       errors.push({ field, message: familyMessages.childEmailIsGuardians });
     else if (seen.has(email)) errors.push({ field, message: familyMessages.childEmailRepeated });
-    else if (options.taken.has(email))
-      errors.push({ field, message: familyMessages.childEmailTaken });
     seen.add(email);
   });
   return errors;

@@ -9,12 +9,17 @@ const trimmed = z.string().trim();
 export const MAX_CHILDREN_PER_REQUEST = 50;
 const childRows = z.array(z.unknown()).min(1).max(MAX_CHILDREN_PER_REQUEST);
 
-/** spec §3 Guardian; also the shape of a child in get-guardians-of. Children may have no email. */
+/**
+ * spec §3 Guardian; also the shape of a child in get-guardians-of. Children may have no email.
+ * `awaitingConfirmation`: the link waits for the child's owner to confirm it (decision 0035) —
+ * until then it gives the guardian no power over the child.
+ */
 export const familyMemberSchema = z.object({
   id: z.uuid(),
   firstName: z.string(),
   lastName: z.string(),
   email: z.string().nullable(),
+  awaitingConfirmation: z.boolean().optional(),
 });
 export type FamilyMember = z.infer<typeof familyMemberSchema>;
 
@@ -41,6 +46,8 @@ export const guardiansRequestSchema = z.discriminatedUnion('action', [
     skipResetPasswordMail: z.boolean().optional().default(false),
   }),
   z.object({ action: z.literal('remove-guardian'), userId: z.uuid(), guardianUserId: z.uuid() }),
+  /** The owner of an account confirms a guardian someone else linked (decision 0035). */
+  z.object({ action: z.literal('confirm-guardian'), userId: z.uuid(), guardianUserId: z.uuid() }),
 ]);
 export type GuardiansRequest = z.input<typeof guardiansRequestSchema>;
 

@@ -26,7 +26,13 @@ export const currentUserSchema = z.object({
   profiles: z.array(
     z.object({ orgId: z.uuid(), label: z.string(), view: z.enum(['org', 'customer']) }),
   ),
+  /** Children whose owner confirmed this guardian: the ones the user may switch to (decision 0035). */
   children: z.array(z.object({ id: z.uuid(), fullName: z.string() })),
+  /**
+   * Answers waiting for the account's owner: organisations' invitations and guardian links to
+   * confirm (0 in a switched session, which cannot answer them).
+   */
+  pendingRequests: z.number().int().min(0).default(0),
 });
 export type CurrentUser = z.infer<typeof currentUserSchema>;
 

@@ -10,7 +10,9 @@ import {
   insertOrganizationWithOwner,
 } from '../organizations/organizations.repository.ts';
 import { enrolCustomer } from '../roster/roster.service.ts';
+import { claimAccount } from '../access/claim-account.ts';
 import { GoogleSignInFailed } from './auth.errors.ts';
+import { revokeUserSessions } from './sessions.repository.ts';
 import type { GoogleClaims, GoogleVerifier } from './google-token.ts';
 import { signInAs, type SignedIn } from './login.service.ts';
 import {
@@ -86,6 +88,7 @@ async function createGoogleUser(
         ...person,
         emailVerifiedAt: claims.email_verified ? new Date() : null,
         googleSubject: claims.sub,
+        claimedAt: new Date(),
       });
       if (customerOf) {
         await enrolCustomer(tx, customerOf, { id: userId, ...person });
@@ -120,7 +123,12 @@ async function findGoogleAccount(db: Db, claims: GoogleClaims): Promise<UserRow 
   if (!claims.email_verified || byEmail.googleSubject) {
     throw new GoogleSignInFailed(googleLoginErrors.invalid, 'email belongs to another account');
   }
-  await linkGoogleSubject(db, byEmail.id, claims.sub);
+  await db.transaction(async (tx) => {
+    await linkGoogleSubject(tx, byEmail.id, claims.sub);
+    // Google vouches for the address: an account someone else made for it becomes its owner's
+    // (decision 0035), and whoever was switched into it is signed out.
+    if (await claimAccount(tx, byEmail.id, 'google')) await revokeUserSessions(tx, byEmail.id);
+  });
   return byEmail;
 }
 

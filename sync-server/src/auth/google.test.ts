@@ -1,40 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { createLocalJWKSet, exportJWK, generateKeyPair, SignJWT, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberships, rosterItems, users } from '@platform/schema/db';
 import { insertTestOrg, insertTestUser, uniqueEmail } from '../testing/auth-fixtures.ts';
 import { CookieJar } from '../testing/cookie-jar.ts';
+import { GOOGLE_TEST_CLIENT_ID, googleSigner } from '../testing/google-signer.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
-const CLIENT_ID = 'test-client.apps.googleusercontent.com';
-type KeyPair = Awaited<ReturnType<typeof generateKeyPair>>;
-
-async function signer() {
-  const trusted = await generateKeyPair('RS256');
-  const forger = await generateKeyPair('RS256');
-  const jwk = {
-    ...(await exportJWK(trusted.publicKey)),
-    kid: 'test-key',
-    alg: 'RS256',
-    use: 'sig',
-  };
-  const keys = createLocalJWKSet({ keys: [jwk] });
-  const sign = (
-    claims: JWTPayload,
-    options: { key?: KeyPair; audience?: string; expiresIn?: string | number } = {},
-  ) =>
-    new SignJWT({ email_verified: true, ...claims })
-      .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
-      .setIssuer('https://accounts.google.com')
-      .setAudience(options.audience ?? CLIENT_ID)
-      .setSubject(String(claims.sub ?? randomUUID()))
-      .setIssuedAt()
-      .setExpirationTime(options.expiresIn ?? '5m')
-      .sign((options.key ?? trusted).privateKey);
-  return { keys, sign, forger };
-}
+const CLIENT_ID = GOOGLE_TEST_CLIENT_ID;
+const signer = googleSigner;
 
 describe.each(testDatabaseKinds)('Google sign-in on %s', (kind) => {
   let t: Awaited<ReturnType<typeof createTestApp>>;

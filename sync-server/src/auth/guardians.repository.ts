@@ -1,44 +1,35 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import { guardianLinks, users } from '@platform/schema/db';
 import { rowsOf, type Db } from '../db/open-database.ts';
 
-export async function isGuardianOf(
-  db: Db,
-  guardianUserId: string,
-  childUserId: string,
-): Promise<boolean> {
-  const [row] = await db
-    .select({ child: guardianLinks.childUserId })
-    .from(guardianLinks)
-    .where(
-      and(
-        eq(guardianLinks.guardianUserId, guardianUserId),
-        eq(guardianLinks.childUserId, childUserId),
-      ),
-    );
-  return row !== undefined;
-}
-
+/** The children a guardian may switch to: links their owner has confirmed (decision 0035). */
 export async function listChildren(db: Db, guardianUserId: string) {
   return db
     .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
     .from(guardianLinks)
     .innerJoin(users, eq(users.id, guardianLinks.childUserId))
-    .where(eq(guardianLinks.guardianUserId, guardianUserId))
+    .where(
+      and(
+        eq(guardianLinks.guardianUserId, guardianUserId),
+        isNotNull(guardianLinks.confirmedAt),
+      ),
+    )
     .orderBy(asc(guardianLinks.createdAt), asc(users.firstName));
 }
 
-export async function insertGuardianLink(
-  db: Db,
-  link: { guardianUserId: string; childUserId: string; orgId: string | null },
-) {
-  await db.insert(guardianLinks).values(link);
+/** Guardian links waiting for this account's owner to confirm them. */
+export async function countLinksAwaitingOwner(db: Db, childUserId: string): Promise<number> {
+  const [row] = await db
+    .select({ count: sql<number>`count(*)`.mapWith(Number) })
+    .from(guardianLinks)
+    .where(and(eq(guardianLinks.childUserId, childUserId), isNull(guardianLinks.confirmedAt)));
+  return row?.count ?? 0;
 }
 
 /** Links a guardian and a child; false when they were linked already (nothing written). */
 export async function linkGuardian(
   db: Db,
-  link: { guardianUserId: string; childUserId: string; orgId: string | null },
+  link: typeof guardianLinks.$inferInsert,
 ): Promise<boolean> {
   const rows = await db
     .insert(guardianLinks)

@@ -6,7 +6,8 @@ import {
 import type { Db } from '../db/open-database.ts';
 import { findOrganization } from '../organizations/organizations.repository.ts';
 import type { SessionContext } from '../plugins/session.ts';
-import { listChildren } from './guardians.repository.ts';
+import { listPendingInvitations } from '../crm/join-invitations.service.ts';
+import { countLinksAwaitingOwner, listChildren } from './guardians.repository.ts';
 import { listMemberships } from './memberships.repository.ts';
 import { findUserById, mergeUserAttributes } from './users.repository.ts';
 
@@ -16,11 +17,13 @@ const fullName = (person: { firstName: string; lastName: string }) =>
 /** spec §3 Current user: who the session acts as, in which view, and where it may switch to. */
 export async function currentUser(db: Db, current: SessionContext): Promise<CurrentUser> {
   const { user, session, claims } = current;
-  const [org, memberships, children, returnTo] = await Promise.all([
+  const switched = session.returnToUserId !== null || session.impersonatorUserId !== null;
+  const [org, memberships, children, returnTo, pendingRequests] = await Promise.all([
     session.orgId ? findOrganization(db, session.orgId) : undefined,
     listMemberships(db, user.id),
     listChildren(db, user.id),
     session.returnToUserId ? findUserById(db, session.returnToUserId) : undefined,
+    switched ? 0 : countPendingRequests(db, user.id),
   ]);
   const answer = currentUserSchema.safeParse({
     id: user.id,
@@ -46,11 +49,20 @@ export async function currentUser(db: Db, current: SessionContext): Promise<Curr
       view: m.kind === 'staff' ? 'org' : 'customer',
     })),
     children: children.map((child) => ({ id: child.id, fullName: fullName(child) })),
+    pendingRequests,
   });
   // Our own answer breaking the contract is a server fault (500), not a bad request (400).
   if (!answer.success)
     throw new Error('current user does not match currentUserSchema', { cause: answer.error });
   return answer.data;
+}
+
+async function countPendingRequests(db: Db, userId: string): Promise<number> {
+  const [invitations, links] = await Promise.all([
+    listPendingInvitations(db, userId),
+    countLinksAwaitingOwner(db, userId),
+  ]);
+  return invitations.length + links;
 }
 
 /** A merge into users.attributes: lastProfile and other keys stay as they are. */

@@ -74,6 +74,7 @@ describe.each(testDatabaseKinds)('/api/me on %s', (kind) => {
         { orgId: shop.id, label: 'Yoga Shop', view: 'customer' },
       ],
       children: [{ id: child.id, fullName: 'Kid Owner' }],
+      pendingRequests: 0,
     });
   });
 

@@ -1,4 +1,5 @@
 import { passwordResetMessages } from '@platform/schema/auth/auth.messages';
+import { claimAccount } from '../access/claim-account.ts';
 import type { Mailer } from '../adapters/mailer/port.ts';
 import type { Db } from '../db/open-database.ts';
 import { ValidationFailed } from '../plugins/domain-errors.ts';
@@ -49,6 +50,9 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
     if (!usable(row)) return false;
     await markResetTokenUsed(tx, row.id);
     await setPasswordHash(tx, row.userId, passwordHash);
+    // A link sent to the address proves the reader owns it: an account someone else made for
+    // that address becomes theirs (decision 0035).
+    await claimAccount(tx, row.userId, 'password-link');
     await revokeUserSessions(tx, row.userId);
     return true;
   });

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, gt, isNull, ne, or } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { effectiveLinkExists } from '../access/act-for.repository.ts';
 import { memberships, sessions, users } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
 
@@ -42,6 +43,17 @@ export async function insertSession(db: Db, input: NewSession) {
   return { sessionId: row.id, refreshToken };
 }
 
+/**
+ * A switched session stays good only while the switch would still be allowed (decision 0035):
+ * a guardian's while their link to the account stands confirmed, an admin's while they are
+ * an admin. Asked on every request, so removing a link ends the switch at once.
+ */
+const switchStillAllowed = or(
+  isNull(sessions.returnToUserId),
+  sql`exists (select 1 from ${users} admin where admin.id = ${sessions.impersonatorUserId} and admin.role = 'admin')`,
+  effectiveLinkExists(sessions.returnToUserId, sessions.userId),
+);
+
 /** The live session with its user and, in org view, the claims of that membership. */
 export async function findLiveSession(db: Db, sessionId: string) {
   // One round trip: the session, its user and (in org view) the claims of that staff
@@ -64,6 +76,7 @@ export async function findLiveSession(db: Db, sessionId: string) {
         eq(sessions.id, sessionId),
         isNull(sessions.revokedAt),
         gt(sessions.expiresAt, new Date()),
+        switchStillAllowed,
       ),
     );
   if (!row) return null;

@@ -1,6 +1,10 @@
 import { signupMessages } from '@platform/schema/auth/auth.messages';
 import type { FieldError, SignupDto } from '@platform/schema/auth/auth.zod';
 import { afterSignupPath } from '@platform/schema/auth/redirect.rules';
+import { childEmailErrors, normalEmail } from '@platform/schema/families/families.rules';
+import type { FamilyActor } from '../families/families.access.ts';
+import { addChildrenInFamily, orgLabelOf } from '../families/families.service.ts';
+import type { OutgoingEmail } from '../adapters/mailer/port.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import { claimInvitedAccount } from '../crm/accept-invitation.service.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
@@ -9,22 +13,29 @@ import {
   insertOrganizationWithOwner,
 } from '../organizations/organizations.repository.ts';
 import { SignupInvalid } from './auth.errors.ts';
-import { insertGuardianLink } from './guardians.repository.ts';
 import { enrolCustomer } from '../roster/roster.service.ts';
 import { hashPassword } from './passwords.ts';
 import type { SignedIn } from './login.service.ts';
 import { findUsersByEmails, insertUser, mergeUserAttributes } from './users.repository.ts';
 
-export type SignupOutcome = SignedIn & { redirectTo: string };
+export type SignupOutcome = SignedIn & {
+  redirectTo: string;
+  /** Notices to send after commit (a child's address that had an account is asked to confirm). */
+  mails: OutgoingEmail[];
+};
 
 /**
  * spec §2 signup. A companyName makes an organisation signup (organisation, owner, staff with
  * every claim); otherwise a customer, optionally of dto.orgId, with children linked to them.
  * Everything is written in one transaction.
  */
-export async function signUp(db: Db, dto: SignupDto): Promise<SignupOutcome> {
+export async function signUp(
+  db: Db,
+  dto: SignupDto,
+  publicUrl: string,
+): Promise<SignupOutcome> {
   if (dto.invitation && !dto.companyName)
-    return acceptInvitation(db, { ...dto, invitation: dto.invitation });
+    return acceptInvitation(db, { ...dto, invitation: dto.invitation }, publicUrl);
   const errors = await findSignupConflicts(db, dto);
   if (errors.length > 0) throw new SignupInvalid(errors);
   const passwordHash = await hashPassword(dto.password);
@@ -34,6 +45,8 @@ export async function signUp(db: Db, dto: SignupDto): Promise<SignupOutcome> {
     firstName: dto.firstName,
     lastName: dto.lastName,
     middleName: dto.middleName || null,
+    // Signing up with an address is its owner making their own account.
+    claimedAt: new Date(),
   };
   try {
     return await db.transaction(async (tx) => {
@@ -49,6 +62,7 @@ export async function signUp(db: Db, dto: SignupDto): Promise<SignupOutcome> {
           view: 'org',
           orgId: org.id,
           redirectTo: afterSignupPath('organization', dto.redirectTo),
+          mails: [],
         };
       }
       const orgId = dto.orgId ?? null;
@@ -56,13 +70,19 @@ export async function signUp(db: Db, dto: SignupDto): Promise<SignupOutcome> {
       // A customer of an organisation (branded app, invitation) lands on its customer list,
       // with their children.
       if (orgId) await enrolCustomer(tx, orgId, { id: userId, ...person });
-      await insertChildren(tx, userId, orgId, dto.children ?? []);
+      const mails = await insertChildren(
+        tx,
+        { id: userId, ...person },
+        { orgId, publicUrl },
+        dto.children ?? [],
+      );
       await mergeUserAttributes(tx, userId, { lastProfile: { view: 'customer', orgId } });
       return {
         userId,
         view: 'customer',
         orgId,
         redirectTo: afterSignupPath('customer', dto.redirectTo, orgId),
+        mails,
       };
     });
   } catch (error) {
@@ -73,23 +93,52 @@ export async function signUp(db: Db, dto: SignupDto): Promise<SignupOutcome> {
   }
 }
 
+/**
+ * spec §6: only customers add children at signup — through the families' one path, so an
+ * address that already has an account becomes a request its owner confirms (decision 0035).
+ * No email is sent from signup: children with an address set their password through Forgot
+ * password, as before.
+ */
 async function insertChildren(
   tx: Tx,
-  guardianUserId: string,
-  orgId: string | null,
+  guardian: { id: string; firstName: string; lastName: string; email: string | null },
+  { orgId, publicUrl }: { orgId: string | null; publicUrl: string },
   children: NonNullable<SignupDto['children']>,
-) {
-  for (const child of children) {
-    const childPerson = {
-      email: child.email || null,
+): Promise<OutgoingEmail[]> {
+  if (children.length === 0) return [];
+  const { mails } = await addChildrenInFamily(
+    tx,
+    {
+      deps: { publicUrl },
+      authority: { as: 'self', orgId },
+      actor: newCustomerActor(guardian, orgId),
+      guardian,
+      orgLabel: await orgLabelOf(tx, orgId),
+      sendSetPasswordMail: false,
+    },
+    children.map((child) => ({
       firstName: child.firstName,
       lastName: child.lastName,
-    };
-    const childId = await insertUser(tx, childPerson);
-    await insertGuardianLink(tx, { guardianUserId, childUserId: childId, orgId });
-    if (orgId) await enrolCustomer(tx, orgId, { id: childId, ...childPerson });
-  }
+      email: normalEmail(child.email),
+    })),
+  );
+  return mails;
 }
+
+/** The person who has just signed up, acting on their own family. */
+const newCustomerActor = (
+  person: { id: string; firstName: string; lastName: string },
+  orgId: string | null,
+): FamilyActor => ({
+  userId: person.id,
+  view: 'customer',
+  orgId,
+  claims: [],
+  role: 'user',
+  switchedFrom: null,
+  name: `${person.firstName} ${person.lastName}`.trim(),
+  auditUserId: person.id,
+});
 
 /**
  * Signup from a CRM invitation link (decision 0012): claims the password-less account staff
@@ -98,28 +147,25 @@ async function insertChildren(
 async function acceptInvitation(
   db: Db,
   dto: SignupDto & { invitation: string },
+  publicUrl: string,
 ): Promise<SignupOutcome> {
-  const childEmails = (dto.children ?? [])
-    .map((c) => c.email?.trim().toLowerCase())
-    .filter(Boolean);
-  const taken = await findUsersByEmails(db, childEmails as string[]);
-  if (taken.length > 0 || new Set(childEmails).size < childEmails.length)
-    throw new SignupInvalid(
-      (dto.children ?? []).flatMap((child, index) =>
-        child.email && taken.some((t) => t.email === child.email?.trim().toLowerCase())
-          ? [{ field: `children.${index}.email`, message: signupMessages.emailTaken }]
-          : [],
-      ),
-    );
+  const errors = childConflicts(dto);
+  if (errors.length > 0) throw new SignupInvalid(errors);
   const passwordHash = await hashPassword(dto.password);
   const claim = await db.transaction(async (tx) => {
     const outcome = await claimInvitedAccount(tx, dto, passwordHash);
     if (!outcome.ok) return outcome;
-    await insertChildren(tx, outcome.userId, outcome.orgId, dto.children ?? []);
+    const guardian = { ...dto, id: outcome.userId, email: dto.email.trim().toLowerCase() };
+    const mails = await insertChildren(
+      tx,
+      guardian,
+      { orgId: outcome.orgId, publicUrl },
+      dto.children ?? [],
+    );
     await mergeUserAttributes(tx, outcome.userId, {
       lastProfile: { view: 'customer', orgId: outcome.orgId },
     });
-    return outcome;
+    return { ...outcome, mails };
   });
   if (!claim.ok) throw new SignupInvalid(claim.errors);
   return {
@@ -127,34 +173,33 @@ async function acceptInvitation(
     view: 'customer',
     orgId: claim.orgId,
     redirectTo: claim.redirectTo,
+    mails: claim.mails,
   };
 }
 
-/** Rules the schema cannot check alone: addresses in use, the organisation, children's place. */
+/** Rules the schema cannot check alone: the address in use, the organisation, children's place. */
 async function findSignupConflicts(db: Db, dto: SignupDto): Promise<FieldError[]> {
   const errors: FieldError[] = [];
-  const email = dto.email.toLowerCase();
-  const children = dto.children ?? [];
-  const childEmails = children.map((child) => child.email?.trim().toLowerCase() || null);
-  const taken = new Set(
-    (
-      await findUsersByEmails(db, [email, ...childEmails.filter((e): e is string => e !== null)])
-    ).map((u) => u.email),
-  );
-  if (taken.has(email)) errors.push({ field: 'email', message: signupMessages.emailTaken });
-  if (dto.companyName && children.length > 0) {
+  // spec §8: signup says when its own address has an account (with Forgot your password?).
+  if ((await findUsersByEmails(db, [dto.email.toLowerCase()])).length > 0)
+    errors.push({ field: 'email', message: signupMessages.emailTaken });
+  if (dto.companyName && (dto.children ?? []).length > 0) {
     errors.push({ field: 'children', message: signupMessages.childrenOnlyForCustomers });
   }
   if (!dto.companyName && dto.orgId && !(await findOrganization(db, dto.orgId))) {
     errors.push({ field: 'orgId', message: signupMessages.unknownOrganization });
   }
-  const seen = new Set([email]);
-  childEmails.forEach((childEmail, index) => {
-    if (!childEmail) return;
-    if (taken.has(childEmail) || seen.has(childEmail)) {
-      errors.push({ field: `children.${index}.email`, message: signupMessages.emailTaken });
-    }
-    seen.add(childEmail);
+  return [...errors, ...childConflicts(dto)];
+}
+
+/**
+ * The children's addresses: none repeats, none is the person's own. Whether one has an account
+ * already is not said (decision 0035): that child is asked to confirm instead.
+ */
+function childConflicts(dto: SignupDto): FieldError[] {
+  const emails = (dto.children ?? []).map((child) => normalEmail(child.email));
+  return childEmailErrors(emails, {
+    prefix: 'children',
+    guardianEmail: normalEmail(dto.email),
   });
-  return errors;
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { familyMessages } from '@platform/schema/families/families.messages';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
 import { guardianLinks, memberships, organizations, rosterItems, users } from '@platform/schema/db';
 import { claims } from '@platform/schema/organizations/claims';
@@ -106,13 +107,17 @@ describe.each(testDatabaseKinds)('POST /api/auth/create-account on %s', (kind) =
     expect(redirectTo).toBe(`/dashboard-customer/${org.id}`);
     const roster = await t.db.select().from(rosterItems).where(eq(rosterItems.orgId, org.id));
     expect(roster.map((r) => r.firstName).sort()).toEqual(['Ada', 'Bo', 'Sam']);
-    expect(roster.find((r) => r.userId === userId)).toMatchObject({ email: expect.any(String), deleted: false });
+    expect(roster.find((r) => r.userId === userId)).toMatchObject({
+      email: expect.any(String),
+      deleted: false,
+    });
     const links = await t.db
       .select()
       .from(guardianLinks)
       .where(eq(guardianLinks.guardianUserId, userId));
     expect(links).toHaveLength(2);
-    expect(links.every((link) => link.orgId === org.id)).toBe(true);
+    // The family made the links (decision 0003: org_id names staff's organisation only).
+    expect(links.every((link) => link.orgId === null)).toBe(true);
     const kids = await Promise.all(
       links.map(
         async (l) => (await t.db.select().from(users).where(eq(users.id, l.childUserId)))[0],
@@ -133,7 +138,11 @@ describe.each(testDatabaseKinds)('POST /api/auth/create-account on %s', (kind) =
       org: { id: org.id },
       profiles: [{ orgId: org.id, view: 'customer' }],
     });
-    expect(body.children.map((c) => c.fullName).sort()).toEqual(['Ada Lee', 'Bo Lee']);
+    // Bo has an address: Sam acts for Bo once Bo confirms (decision 0035); Ada is the family's.
+    expect(body.children.map((c) => c.fullName)).toEqual(['Ada Lee']);
+    expect(
+      links.find((link) => link.childUserId === kids.find((k) => k?.firstName === 'Bo')?.id),
+    ).toMatchObject({ confirmedAt: null });
   });
 
   it('creates a customer without an organisation', async () => {
@@ -187,7 +196,7 @@ describe.each(testDatabaseKinds)('POST /api/auth/create-account on %s', (kind) =
     ]);
   });
 
-  it('refuses an unknown organisation, children on an organisation signup, and taken child addresses', async () => {
+  it('refuses an unknown organisation, children on an organisation signup, and repeated child addresses', async () => {
     const unknownOrg = await signup({ orgId: '00000000-0000-4000-8000-000000000000' });
     expect(unknownOrg.json()).toMatchObject({
       errors: [{ field: 'orgId', message: signupMessages.unknownOrganization }],
@@ -211,13 +220,11 @@ describe.each(testDatabaseKinds)('POST /api/auth/create-account on %s', (kind) =
       ],
     });
     expect(kids.statusCode).toBe(400);
+    // An address in use is not said (decision 0035): only the repeat is refused.
     expect(kids.json()).toEqual({
       success: false,
       errorType: 'validation',
-      errors: [
-        { field: 'children.0.email', message: signupMessages.emailTaken },
-        { field: 'children.2.email', message: signupMessages.emailTaken },
-      ],
+      errors: [{ field: 'children.2.email', message: familyMessages.childEmailRepeated }],
     });
     const invalidChild = await signup({
       children: [{ firstName: '', lastName: 'B', email: 'bad' }],

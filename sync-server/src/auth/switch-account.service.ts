@@ -4,7 +4,7 @@ import type { Db } from '../db/open-database.ts';
 import { Forbidden } from '../plugins/domain-errors.ts';
 import type { SessionContext } from '../plugins/session.ts';
 import { insertAuditEntry } from './audit.repository.ts';
-import { isGuardianOf } from './guardians.repository.ts';
+import { decideActFor, isRefusal, principalOf } from '../access/act-for.ts';
 import { listMemberships } from './memberships.repository.ts';
 import { chooseProfile, requestedProfile, type Profile } from './profile-choice.ts';
 import { revokeSession, type NewSession } from './sessions.repository.ts';
@@ -31,10 +31,6 @@ export async function switchAccount(
   const kind = await switchKindOf(db, current, request.impersonate);
   const target = kind === 'self' ? current.user : await findUserById(db, request.impersonate);
   if (!target) throw new Forbidden(impersonationMessages.refused);
-  // A guardian acts as a child in the child's customer life only: never as a platform admin or
-  // as anyone's staff, whatever links exist (spec §6; defence in depth behind the family rules).
-  if (kind === 'child' && (target.role === 'admin' || (await holdsStaffMembership(db, target.id))))
-    throw new Forbidden(impersonationMessages.refused);
   const profile = await profileFor(db, target.id, kind, request, target.attributes.lastProfile);
   const next: NewSession = {
     userId: target.id,
@@ -57,19 +53,23 @@ export async function switchAccount(
   return next;
 }
 
-async function holdsStaffMembership(db: Db, userId: string): Promise<boolean> {
-  return (await listMemberships(db, userId)).some((membership) => membership.kind === 'staff');
-}
-
+/**
+ * Who the target is to the session: itself, the account a switched session came from, or — as
+ * the one decision point says (access/act-for.ts) — a child whose owner confirmed this guardian
+ * (never an admin or anyone's staff), or anyone for a platform admin. The session plugin asks
+ * the same rule again on every request of the switched session.
+ */
 async function switchKindOf(
   db: Db,
   current: SessionContext,
   targetId: string,
 ): Promise<SwitchKind> {
   if (targetId === current.user.id) return 'self';
-  if (await isGuardianOf(db, current.user.id, targetId)) return 'child';
   if (current.session.returnToUserId === targetId) return 'return';
-  if (current.user.role === 'admin') return 'admin';
+  const decision = await decideActFor(db, principalOf(current), targetId, 'switch');
+  if (isRefusal(decision)) throw new Forbidden(impersonationMessages.refused);
+  if (decision.as === 'guardian') return 'child';
+  if (decision.as === 'admin') return 'admin';
   throw new Forbidden(impersonationMessages.refused);
 }
 

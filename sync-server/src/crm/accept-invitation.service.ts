@@ -5,8 +5,9 @@ import { afterSignupPath } from '@platform/schema/auth/redirect.rules';
 import { crmInvitations, users } from '@platform/schema/db';
 import { createHash } from 'node:crypto';
 import type { Tx } from '../db/open-database.ts';
-import { enrolCustomer, renameRosterItemsOf } from '../roster/roster.service.ts';
-import { markInvitationsAccepted } from './invitations.repository.ts';
+import { renameRosterItemsOf } from '../roster/roster.service.ts';
+import { claimAccount } from '../access/claim-account.ts';
+import { acceptInvitationOf } from './join-invitations.service.ts';
 
 const refused = [{ field: 'invitation', message: crmMessages.invitationInvalid }];
 
@@ -44,6 +45,7 @@ export async function claimInvitedAccount(
   const claimable =
     user &&
     user.email === dto.email.trim().toLowerCase() &&
+    user.claimedAt === null &&
     !user.passwordHash &&
     !user.googleSubject;
   if (!claimable) return { ok: false, errors: refused };
@@ -57,9 +59,10 @@ export async function claimInvitedAccount(
       emailVerifiedAt: new Date(),
     })
     .where(eq(users.id, user.id));
-  await markInvitationsAccepted(tx, user.id);
+  // Following this organisation's link is accepting its invitation, as well as claiming.
+  await acceptInvitationOf(tx, invitation, { id: user.id, ...names, email: user.email });
+  await claimAccount(tx, user.id, 'invitation');
   await renameRosterItemsOf(tx, user.id, names);
-  await enrolCustomer(tx, invitation.orgId, { id: user.id, ...names, email: user.email });
   return {
     ok: true,
     userId: user.id,

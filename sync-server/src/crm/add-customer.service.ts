@@ -4,10 +4,12 @@ import type { AddCustomerInput, AddCustomerResponse } from '@platform/schema/crm
 import { rosterItems } from '@platform/schema/db';
 import type { Mailer } from '../adapters/mailer/port.ts';
 import { findUserByEmail, insertUser } from '../auth/users.repository.ts';
-import type { Db } from '../db/open-database.ts';
+import type { Db, Tx } from '../db/open-database.ts';
 import { findOrganization } from '../organizations/organizations.repository.ts';
 import { enrolCustomer } from '../roster/roster.service.ts';
+import { notifyChange } from '../sync/change-feed.ts';
 import type { CrmStaff } from './crm.access.ts';
+import { AlreadyCustomer } from './crm.errors.ts';
 import { customerInvitationEmail } from './invitation.email.ts';
 import { insertInvitation } from './invitations.repository.ts';
 
@@ -18,75 +20,54 @@ export type AddCustomerDeps = {
   log: Pick<FastifyBaseLogger, 'error'>;
 };
 
+type Typed = { firstName: string; lastName: string; email: string };
+
 /**
- * spec §2 Add customer, §3 Invite request (decision 0012). A new address becomes a
- * password-less account; an address with an account is linked, never duplicated. Either way
- * the person gets a customer membership and roster item (enrolCustomer) in one transaction,
- * and — with sendInviteEmails — an email after commit: a signup link carrying an invitation
- * token while the account has no sign-in of its own, a log-in link otherwise.
+ * spec §2 Add customer, §3 Invite request (decisions 0012, 0035). Nobody is enrolled by
+ * someone else: a new address becomes a password-less account this organisation made (its
+ * staff act for it until its owner claims it) and its customer; an address that has an account
+ * becomes an invitation its owner accepts. Either way the roster shows an invited person named
+ * as staff typed, and the answer is the same — it never says whether the address had an
+ * account. An address on the list already is refused (409, Already a customer). With
+ * sendInviteEmails, the email leaves after commit: a signup link carrying the invitation token
+ * while the account has no owner yet, a log-in link otherwise.
  */
 export async function addCustomer(
   deps: AddCustomerDeps,
   staff: CrmStaff,
   input: AddCustomerInput,
 ): Promise<AddCustomerResponse> {
-  const email = input.customerEmail.toLowerCase();
-  const typed = { firstName: input.customerFirstName, lastName: input.customerLastName };
+  const typed = {
+    firstName: input.customerFirstName,
+    lastName: input.customerLastName,
+    email: input.customerEmail.toLowerCase(),
+  };
   const org = await findOrganization(deps.db, staff.orgId);
   if (!org) throw new Error('the session organisation does not exist');
   const outcome = await deps.db.transaction(async (tx) => {
-    const existing = await findUserByEmail(tx as unknown as Db, email);
-    const userId =
-      existing?.id ??
-      (await insertUser(tx, { email, passwordHash: null, ...typed, middleName: null }));
-    // The roster item of a linked account shows what staff typed, not the account's stored
-    // name: adding an address must not reveal whose it is (decision 0012).
-    await enrolCustomer(tx, staff.orgId, { id: userId, ...typed, email });
-    if (input.customerPhone || input.externalPayments)
-      await tx
-        .update(rosterItems)
-        .set({
-          ...(input.customerPhone ? { phone: input.customerPhone } : {}),
-          // spec §6: paying outside the platform makes the person a record (notes, metrics).
-          ...(input.externalPayments ? { externalPayments: true } : {}),
-          updatedAt: new Date(),
-        })
-        .where(and(eq(rosterItems.orgId, staff.orgId), eq(rosterItems.userId, userId)));
+    const existing = await findUserByEmail(tx, typed.email);
+    if (existing) await refuseIfOnList(tx, staff.orgId, existing.id);
+    const userId = existing?.id ?? (await newInvitedAccount(tx, staff.orgId, typed));
+    if (existing) await putInvitedOnList(tx, staff.orgId, userId, typed);
     const [item] = await tx
-      .select()
-      .from(rosterItems)
-      .where(and(eq(rosterItems.orgId, staff.orgId), eq(rosterItems.userId, userId)));
+      .update(rosterItems)
+      .set({
+        invitationPending: true,
+        ...(input.customerPhone ? { phone: input.customerPhone } : {}),
+        // spec §6: paying outside the platform makes the person a record (notes, metrics).
+        ...(input.externalPayments ? { externalPayments: true } : {}),
+        updatedAt: new Date(),
+      })
+      .where(and(eq(rosterItems.orgId, staff.orgId), eq(rosterItems.userId, userId)))
+      .returning();
     if (!item) throw new Error('roster item missing after enrolment');
-    const claimable = !existing || (!existing.passwordHash && !existing.googleSubject);
-    const token =
-      input.sendInviteEmails && claimable
-        ? await insertInvitation(tx, { orgId: staff.orgId, userId, invitedBy: staff.userId })
-        : null;
-    return { item, linkedExisting: Boolean(existing), token };
+    // Every invited person has an invitation to answer in the app, emailed or not.
+    const token = await insertInvitation(tx, { orgId: staff.orgId, userId, invitedBy: staff.userId });
+    const ownerless = !existing || existing.claimedAt === null;
+    return { item, signupToken: ownerless ? token : null };
   });
-  let inviteSent = false;
-  if (input.sendInviteEmails) {
-    const query = `orgId=${encodeURIComponent(staff.orgId)}&email=${encodeURIComponent(email)}`;
-    const signupLink = outcome.token
-      ? `${deps.publicUrl}/auth/signup?${query}&invitation=${encodeURIComponent(outcome.token)}`
-      : null;
-    try {
-      await deps.mailer.send(
-        customerInvitationEmail({
-          to: email,
-          orgId: staff.orgId,
-          orgLabel: org.label,
-          firstName: input.customerFirstName,
-          signupLink,
-          loginLink: `${deps.publicUrl}/auth/login?profileType=use-customer&profileOrgId=${encodeURIComponent(staff.orgId)}`,
-        }),
-      );
-      inviteSent = true;
-    } catch (error) {
-      // The customer exists; the email can be sent again by adding them again.
-      deps.log.error({ err: error, to: email }, 'customer invitation not sent');
-    }
-  }
+  const inviteSent =
+    input.sendInviteEmails && (await sendInvitation(deps, org, typed, outcome.signupToken));
   const { item } = outcome;
   return {
     id: item.id,
@@ -97,8 +78,70 @@ export async function addCustomer(
       lastName: item.lastName,
       email: item.email,
     },
-    invitedPerson: { email, ...typed },
-    linkedExisting: outcome.linkedExisting,
+    invitedPerson: typed,
     inviteSent,
   };
+}
+
+/** Issue 14: an address on the list (invited or not) is said once, with where to find it. */
+async function refuseIfOnList(tx: Tx, orgId: string, userId: string) {
+  const [onList] = await tx
+    .select({ id: rosterItems.id, invitationPending: rosterItems.invitationPending })
+    .from(rosterItems)
+    .where(
+      and(eq(rosterItems.orgId, orgId), eq(rosterItems.userId, userId), eq(rosterItems.deleted, false)),
+    );
+  if (onList) throw new AlreadyCustomer({ rosterId: onList.id, invitationPending: onList.invitationPending });
+}
+
+/** A new address: an account this organisation made, its customer from the start. */
+async function newInvitedAccount(tx: Tx, orgId: string, typed: Typed): Promise<string> {
+  const userId = await insertUser(tx, { ...typed, passwordHash: null, createdByOrgId: orgId });
+  await enrolCustomer(tx, orgId, { id: userId, ...typed });
+  return userId;
+}
+
+/**
+ * An address that has an account: a roster item named as staff typed (never the account's own
+ * names), with no membership — the person is not this organisation's customer until they accept.
+ */
+async function putInvitedOnList(tx: Tx, orgId: string, userId: string, typed: Typed) {
+  const now = new Date();
+  await tx
+    .insert(rosterItems)
+    .values({ orgId, userId, ...typed, invitationPending: true, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [rosterItems.orgId, rosterItems.userId],
+      set: { ...typed, deleted: false, invitationPending: true, updatedAt: now },
+    });
+  await notifyChange(tx, { collection: 'roster', orgId, ownerIds: [userId] });
+}
+
+async function sendInvitation(
+  deps: AddCustomerDeps,
+  org: { id: string; label: string },
+  typed: Typed,
+  signupToken: string | null,
+): Promise<boolean> {
+  const query = `orgId=${encodeURIComponent(org.id)}&email=${encodeURIComponent(typed.email)}`;
+  try {
+    await deps.mailer.send(
+      customerInvitationEmail({
+        to: typed.email,
+        orgId: org.id,
+        orgLabel: org.label,
+        firstName: typed.firstName,
+        signupLink: signupToken
+          ? `${deps.publicUrl}/auth/signup?${query}&invitation=${encodeURIComponent(signupToken)}`
+          : null,
+        // The invitation waits in the person's settings (Requests), whichever app they use.
+        loginLink: `${deps.publicUrl}/auth/login?redirectTo=${encodeURIComponent('/dashboard/settings#requests')}`,
+      }),
+    );
+    return true;
+  } catch (error) {
+    // The customer is on the list; staff can send the invitation again from the profile.
+    deps.log.error({ err: error, to: typed.email }, 'customer invitation not sent');
+    return false;
+  }
 }

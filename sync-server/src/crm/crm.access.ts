@@ -1,10 +1,21 @@
 import { crmMessages } from '@platform/schema/crm/crm.messages';
 import type { FastifyRequest } from 'fastify';
+import type { Principal } from '../access/act-for.ts';
 import { Forbidden } from '../plugins/domain-errors.ts';
 import { requireSession } from '../plugins/session.ts';
 
 /** Staff acting on their organisation's customer list. */
 export type CrmStaff = { orgId: string; userId: string; name: string };
+
+/** The staff member as the decision point (access/act-for.ts) sees them. */
+export const staffPrincipal = (staff: CrmStaff): Principal => ({
+  userId: staff.userId,
+  view: 'org',
+  orgId: staff.orgId,
+  claims: ['view-customers'],
+  role: 'user',
+  switchedFrom: null,
+});
 
 /**
  * spec §2 CRM: claim view-customers in the session's organisation, org view. Everything the

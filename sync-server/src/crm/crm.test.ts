@@ -1,3 +1,4 @@
+import type { AddCustomerResponse } from '@platform/schema/crm/crm.zod';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inviteMessages, crmMessages } from '@platform/schema/crm/crm.messages';
@@ -10,7 +11,7 @@ import { testDatabaseKinds } from '../testing/test-database.ts';
 import { enrolCustomer } from '../roster/roster.service.ts';
 import { enrolmentOf, mailsTo, seedFamilies } from '../families/families.fixtures.ts';
 
-type Added = { id: string; athlete: { id: string }; linkedExisting: boolean; inviteSent: boolean };
+type Added = AddCustomerResponse;
 
 describe.each(testDatabaseKinds)('CRM API on %s', (kind) => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -60,11 +61,11 @@ describe.each(testDatabaseKinds)('CRM API on %s', (kind) => {
     expect(added).toMatchObject({
       athlete: { fullName: 'Nina New', firstName: 'Nina', lastName: 'New', email },
       invitedPerson: { email, firstName: 'Nina', lastName: 'New' },
-      linkedExisting: false,
       inviteSent: true,
     });
     const [user] = await t.db.select().from(users).where(eq(users.id, added.athlete.id));
-    expect(user?.passwordHash).toBeNull();
+    // An account this organisation made, nobody's yet (decision 0035).
+    expect(user).toMatchObject({ passwordHash: null, claimedAt: null, createdByOrgId: f.org.id });
     expect(await enrolmentOf(t.db, added.athlete.id)).toEqual({
       customerOf: [f.org.id],
       rosterOrgs: [f.org.id],
@@ -83,27 +84,55 @@ describe.each(testDatabaseKinds)('CRM API on %s', (kind) => {
     expect(await mailsTo(t.db, email)).toHaveLength(0);
   });
 
-  it('links an existing account instead of creating a duplicate, without revealing its name', async () => {
-    const res = await add(f.manager.jar, {
+  it('invites an existing account instead of enrolling it, answering as for a new address', async () => {
+    const typed = { customerFirstName: 'Typed', customerLastName: 'Name' };
+    const existing = await add(f.manager.jar, {
       customerEmail: f.stranger.email!.toUpperCase(),
-      customerFirstName: 'Typed',
-      customerLastName: 'Name',
+      ...typed,
     });
-    expect(res.statusCode).toBe(201);
-    const added = res.json<Added & { athlete: { firstName: string } }>();
-    expect(added.linkedExisting).toBe(true);
+    const fresh = await add(f.manager.jar, { customerEmail: uniqueEmail('fresh'), ...typed });
+    expect(existing.statusCode).toBe(201);
+    // The same shape and values either way: nothing says the address had an account.
+    const shape = (body: Added) => ({
+      ...body,
+      id: 'x',
+      athlete: { ...body.athlete, id: 'x', email: 'x' },
+      invitedPerson: { ...body.invitedPerson, email: 'x' },
+    });
+    expect(shape(existing.json<Added>())).toEqual(shape(fresh.json<Added>()));
+    const added = existing.json<Added & { athlete: { firstName: string } }>();
     expect(added.athlete.id).toBe(f.stranger.id);
     expect(added.athlete.firstName).toBe('Typed');
     expect(await t.db.select().from(users).where(eq(users.email, f.stranger.email!))).toHaveLength(
       1,
     );
-    expect((await enrolmentOf(t.db, f.stranger.id)).rosterOrgs.sort()).toEqual(
-      [f.org.id, f.otherOrg.id].sort(),
-    );
-    // An account that signs in gets a log-in link, never a claim link.
+    // On the list as invited, but not a customer until they accept.
+    const enrolment = await enrolmentOf(t.db, f.stranger.id);
+    expect(enrolment.customerOf).toEqual([f.otherOrg.id]);
+    expect(enrolment.rosterOrgs.sort()).toEqual([f.otherOrg.id, f.org.id].sort());
+    const profile = await t.app.inject({
+      method: 'GET',
+      url: `/api/crm/customers/${added.id}`,
+      headers: f.manager.jar.headers(),
+    });
+    expect(profile.json()).toMatchObject({ invitationPending: true });
+    // An account that signs in gets a log-in link to answer, never a claim link.
     const [mail] = await mailsTo(t.db, f.stranger.email!);
     expect(mail?.textBody).toContain('/auth/login');
     expect(mail?.textBody).not.toContain('invitation=');
+  });
+
+  it('says "Already a customer" for an address on the list, with its profile', async () => {
+    const email = uniqueEmail('twice');
+    const first = await add(f.manager.jar, { customerEmail: email });
+    const again = await add(f.manager.jar, { customerEmail: email.toUpperCase() });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toEqual({
+      error: 'AlreadyCustomer',
+      message: 'Already a customer',
+      details: { rosterId: first.json<Added>().id, invitationPending: true },
+    });
+    expect(await mailsTo(t.db, email)).toHaveLength(1);
   });
 
   it('answers the spec §5 messages exactly; names only required with external payments', async () => {

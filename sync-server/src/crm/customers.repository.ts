@@ -5,7 +5,6 @@ import {
   customerNotes,
   guardianLinks,
   rosterItems,
-  users,
 } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
 import { notifyChange } from '../sync/change-feed.ts';
@@ -107,20 +106,15 @@ export async function metricsOf(db: Db, orgId: string, userId: string) {
 
 export async function invitationsOf(db: Db, orgId: string, userId: string) {
   return db
-    .select({ createdAt: crmInvitations.createdAt, acceptedAt: crmInvitations.acceptedAt })
+    .select({
+      createdAt: crmInvitations.createdAt,
+      acceptedAt: crmInvitations.acceptedAt,
+      declinedAt: crmInvitations.declinedAt,
+    })
     .from(crmInvitations)
     .where(and(eq(crmInvitations.orgId, orgId), eq(crmInvitations.userId, userId)))
     .orderBy(desc(crmInvitations.createdAt))
     .limit(50);
-}
-
-/** Whether the account has no sign-in of its own (invited and not yet accepted, or managed). */
-export async function hasNoSignIn(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ passwordHash: users.passwordHash, googleSubject: users.googleSubject })
-    .from(users)
-    .where(eq(users.id, userId));
-  return Boolean(row && !row.passwordHash && !row.googleSubject);
 }
 
 /** A note from the REST call: replicated like one pushed from a device, so devices hear of it. */

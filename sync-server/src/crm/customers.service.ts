@@ -5,12 +5,12 @@ import { rosterItems } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
 import { NotFound } from '../plugins/domain-errors.ts';
 import { notifyChange } from '../sync/change-feed.ts';
-import type { CrmStaff } from './crm.access.ts';
+import { decideActFor, isRefusal } from '../access/act-for.ts';
+import { staffPrincipal, type CrmStaff } from './crm.access.ts';
 import {
   familyOnRoster,
   findRosterItem,
   findRosterItemOfUser,
-  hasNoSignIn,
   insertMetric,
   insertNote,
   invitationsOf,
@@ -55,12 +55,12 @@ export async function customerProfile(
 }
 
 async function profileOf(db: Db, staff: CrmStaff, item: RosterItemRow): Promise<CustomerProfile> {
-  const [family, notes, metrics, invitations, noSignIn] = await Promise.all([
+  const [family, notes, metrics, invitations, manage] = await Promise.all([
     familyOnRoster(db, staff.orgId, item.userId),
     notesOf(db, staff.orgId, item.userId),
     metricsOf(db, staff.orgId, item.userId),
     invitationsOf(db, staff.orgId, item.userId),
-    hasNoSignIn(db, item.userId),
+    decideActFor(db, staffPrincipal(staff), item.userId, 'manage-family'),
   ]);
   const noteDocs = notes.map(toNote);
   const metricDocs = metrics.map(toMetric);
@@ -73,7 +73,7 @@ async function profileOf(db: Db, staff: CrmStaff, item: RosterItemRow): Promise<
     ...invitations.map((i) => ({
       kind: 'invited' as const,
       at: i.createdAt.toISOString(),
-      text: i.acceptedAt ? 'Invited (accepted)' : 'Invited',
+      text: i.acceptedAt ? 'Invited (accepted)' : i.declinedAt ? 'Invited (declined)' : 'Invited',
     })),
     ...noteDocs.map((n) => ({
       kind: 'note' as const,
@@ -95,7 +95,8 @@ async function profileOf(db: Db, staff: CrmStaff, item: RosterItemRow): Promise<
       email: item.email,
       phone: item.phone,
     },
-    invitationPending: noSignIn,
+    invitationPending: item.invitationPending,
+    familyManagedByStaff: !isRefusal(manage),
     externalPayments: item.externalPayments,
     ...family,
     tags: item.tags,

@@ -12,13 +12,16 @@ type CustomerInvitation = {
   loginLink: string;
 };
 
-/** Add customer (spec §2, §4): the invitation, or a notice for an account that signs in. */
+/**
+ * Add customer (spec §2, §4; decision 0035): the invitation. An account with no owner yet gets
+ * a signup link that claims it; an account that signs in is asked to log in and answer.
+ */
 export function customerInvitationEmail(invitation: CustomerInvitation): OutgoingEmail {
   const greeting = invitation.firstName ? `Hello ${invitation.firstName},` : 'Hello,';
-  const what = `${invitation.orgLabel} added you to their customer list.`;
+  const what = `${invitation.orgLabel} invited you to be one of their customers.`;
   const action = invitation.signupLink
-    ? 'Create your account with this email address to see your bookings and payments:'
-    : 'Log in with your account to see your bookings and payments:';
+    ? 'Create your account with this email address to accept and see your bookings and payments:'
+    : 'Log in with your account to accept or decline the invitation (under Requests in your settings):';
   const link = invitation.signupLink ?? invitation.loginLink;
   const expiry = invitation.signupLink ? `The link works for ${INVITATION_DAYS} days.` : '';
   const unexpected = 'If you did not expect this email, you can ignore it.';

@@ -18,7 +18,13 @@ import {
   setCustomerTags,
 } from './customers.service.ts';
 import { tagsOfOrg } from './customers.repository.ts';
+import {
+  acceptInvitation,
+  declineInvitation,
+  listPendingInvitations,
+} from './join-invitations.service.ts';
 import { searchRoster } from './roster-search.repository.ts';
+import { requireSession, type SessionContext } from '../plugins/session.ts';
 
 const rosterParams = z.object({ rosterId: z.string().min(1).max(100) });
 const rosterIdOf = (request: FastifyRequest) => rosterParams.parse(request.params).rosterId;
@@ -77,4 +83,26 @@ export async function crmRoutes(app: FastifyInstance) {
     const staff = await requireCrmStaff(request);
     return { tags: await tagsOfOrg(app.db, staff.orgId) };
   });
+
+  // The invited person's side (decision 0035): organisations waiting for their answer.
+  app.get('/api/invitations', async (request) => {
+    const { user } = await requireSession(request);
+    return listPendingInvitations(app.db, user.id);
+  });
+
+  app.post('/api/invitations/:invitationId/accept', async (request) =>
+    acceptInvitation(app.db, answererOf(await requireSession(request)), invitationIdOf(request)),
+  );
+
+  app.post('/api/invitations/:invitationId/decline', async (request) =>
+    declineInvitation(app.db, answererOf(await requireSession(request)), invitationIdOf(request)),
+  );
 }
+
+const invitationParams = z.object({ invitationId: z.uuid() });
+const invitationIdOf = (request: FastifyRequest) =>
+  invitationParams.parse(request.params).invitationId;
+const answererOf = (current: SessionContext) => ({
+  userId: current.user.id,
+  switchedFrom: current.session.impersonatorUserId ?? current.session.returnToUserId,
+});

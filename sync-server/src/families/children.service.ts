@@ -14,20 +14,16 @@ import type {
   ValidateChildResponse,
 } from '@platform/schema/families/families.zod';
 import type { z } from 'zod';
-import type { OutgoingEmail } from '../adapters/mailer/port.ts';
-import { findUserById, findUsersByEmails, insertUser } from '../auth/users.repository.ts';
-import type { Db } from '../db/open-database.ts';
-import { isUniqueViolation } from '../db/postgres-errors.ts';
+import { findUserById } from '../auth/users.repository.ts';
 import { Forbidden, NotFound } from '../plugins/domain-errors.ts';
-import { authorityOver, staffAuthority, type FamilyActor } from './families.access.ts';
-import { childAccountEmail } from './families.email.ts';
+import { authorityOver, type FamilyActor } from './families.access.ts';
 import { FamilyFormInvalid } from './families.errors.ts';
 import {
+  addChildrenInFamily,
   deliverEmails,
-  fullName,
-  issueSetPasswordLink,
   linkInFamily,
   orgLabelOf,
+  retryOnceOnUniqueViolation,
   toMember,
   type FamilyDeps,
 } from './families.service.ts';
@@ -37,20 +33,14 @@ type CreateChildrenInput = z.output<typeof createChildrenRequestSchema>;
 type AttachChildInput = z.output<typeof attachChildRequestSchema>;
 
 /**
- * spec §5 Child for a list of rows, with what the database knows: addresses in use. Rows are
- * named `${prefix}.<index>`. `children` holds the rows as entered, with normalised addresses.
+ * spec §5 Child for a list of rows. Rows are named `${prefix}.<index>`. `children` holds the
+ * rows as entered, with normalised addresses. No database read: whether an address is in use
+ * is nobody's business here (decision 0035).
  */
-async function checkChildren(
-  db: Db,
-  rows: readonly unknown[],
-  prefix: string,
-  guardianEmail: string | null,
-) {
+function checkChildren(rows: readonly unknown[], prefix: string, guardianEmail: string | null) {
   const { entries, errors } = parseChildEntries(rows, prefix);
   const emails = entries.map((entry) => normalEmail(entry?.email));
-  const wanted = emails.filter((email): email is string => email !== null);
-  const taken = new Set((await findUsersByEmails(db, wanted)).map((row) => row.email ?? ''));
-  errors.push(...childEmailErrors(emails, { prefix, guardianEmail, taken }));
+  errors.push(...childEmailErrors(emails, { prefix, guardianEmail }));
   const children = entries.map((entry, index) => ({
     firstName: entry?.firstName ?? '',
     lastName: entry?.lastName ?? '',
@@ -60,15 +50,12 @@ async function checkChildren(
 }
 
 /**
- * spec §7 validate-child, for the signup page before any account exists. It tells no more
- * than signup itself does: whether an address already has an account.
+ * spec §7 validate-child, for the signup page before any account exists. It answers from the
+ * form alone: nothing in it depends on which addresses have accounts.
  */
-export async function validateChildren(
-  db: Db,
-  input: ValidateChildInput,
-): Promise<ValidateChildResponse> {
+export function validateChildren(input: ValidateChildInput): ValidateChildResponse {
   const guardianEmail = normalEmail(input.guardianEmail);
-  const { errors } = await checkChildren(db, input.children, 'children', guardianEmail);
+  const { errors } = checkChildren(input.children, 'children', guardianEmail);
   // The signup page's own address rule and text: the guardian is the person signing up.
   if (
     !input.validateChildrenOnly &&
@@ -82,73 +69,57 @@ export async function validateChildren(
 
 /**
  * spec §7 create-children: every child valid or nothing is created (one transaction). A child
- * with an email gets a set-password link unless skipResetPasswordMail.
+ * with an email gets a set-password link unless skipResetPasswordMail; an address that has an
+ * account already gets a request to confirm the guardian instead.
  */
 export async function createChildren(
   deps: FamilyDeps,
   actor: FamilyActor,
   input: CreateChildrenInput,
 ): Promise<FamilyMember[]> {
-  const authority = await authorityOver(deps.db, actor, input.guardianUserId);
+  const authority = await authorityOver(deps.db, actor, input.guardianUserId, 'manage-family');
   const guardianRow = await findUserById(deps.db, input.guardianUserId);
   if (!guardianRow) throw new NotFound(familyMessages.notFound);
   const guardian = toMember(guardianRow);
-  const { errors, children } = await checkChildren(
-    deps.db,
+  const { errors, children } = checkChildren(
     input.signupDtos,
     'signupDtos',
     normalEmail(guardian.email),
   );
   if (errors.length > 0) throw new FamilyFormInvalid(errors);
   const orgLabel = await orgLabelOf(deps.db, authority.orgId);
-  const created = await deps.db
-    .transaction(async (tx) => {
-      const members: FamilyMember[] = [];
-      const mails: OutgoingEmail[] = [];
-      for (const [index, person] of children.entries()) {
-        const child = { id: await insertUser(tx, person), ...person };
-        const link = { authority, actor, guardian, child, action: 'family.create-child' as const };
-        await linkInFamily(tx, {
-          ...link,
-          field: `signupDtos.${index}`,
-          created: { guardian: false, child: true },
-        });
-        members.push(child);
-        if (child.email && !input.skipResetPasswordMail)
-          mails.push(
-            childAccountEmail({
-              to: child.email,
-              orgId: authority.orgId,
-              orgLabel,
-              recipientFirstName: child.firstName,
-              actorName: actor.name,
-              guardianName: fullName(guardian),
-              actorIsGuardian: actor.userId === guardian.id,
-              link: await issueSetPasswordLink(tx, deps.publicUrl, child.id),
-            }),
-          );
-      }
-      return { members, mails };
-    })
-    .catch((error: unknown) => {
-      // An address taken between the check and the insert: the same answer the check gives.
-      if (!isUniqueViolation(error)) throw error;
-      throw new FamilyFormInvalid([
-        { field: 'signupDtos', message: familyMessages.childEmailTaken },
-      ]);
-    });
+  const created = await retryOnceOnUniqueViolation(() =>
+    deps.db.transaction((tx) =>
+      addChildrenInFamily(
+        tx,
+        {
+          deps,
+          authority,
+          actor,
+          guardian,
+          orgLabel,
+          sendSetPasswordMail: !input.skipResetPasswordMail,
+        },
+        children,
+      ),
+    ),
+  );
   await deliverEmails(deps, created.mails);
   return created.members;
 }
 
-/** spec §6: staff only attach an existing account (both their customers) as a child. */
+/**
+ * spec §6: staff attach an account their organisation made (and nobody has claimed) as the
+ * child of one of their customers. The child's owner confirms the link if the child has an email.
+ */
 export async function attachChild(
   deps: FamilyDeps,
   actor: FamilyActor,
   input: AttachChildInput,
 ): Promise<{ success: true }> {
   if (actor.view !== 'org') throw new Forbidden(familyMessages.notAllowed);
-  const authority = await staffAuthority(deps.db, actor, [input.guardianUserId, input.childUserId]);
+  const authority = await authorityOver(deps.db, actor, input.childUserId, 'manage-family');
+  await authorityOver(deps.db, actor, input.guardianUserId, 'read-family');
   const [guardian, child] = await Promise.all([
     findUserById(deps.db, input.guardianUserId),
     findUserById(deps.db, input.childUserId),

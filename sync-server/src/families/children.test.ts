@@ -3,7 +3,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { childMessages, signupMessages } from '@platform/schema/auth/auth.messages';
 import { guardianLinks, users } from '@platform/schema/db';
 import { familyMessages, guardianMessages } from '@platform/schema/families/families.messages';
-import { addMembership, insertTestUser, logInAs, uniqueEmail } from '../testing/auth-fixtures.ts';
+import {
+  addMembership,
+  insertTestUser,
+  linkChild,
+  logInAs,
+  uniqueEmail,
+} from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { insertRosterItem, waitForVisibility } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
@@ -94,7 +100,7 @@ describe.each(testDatabaseKinds)(
             { field: 'children.0.email', message: 'Invalid email address' },
             { field: 'children.1.firstName', message: 'First name is required' },
             { field: 'children.2.lastName', message: 'Last name is required' },
-            { field: 'children.3.email', message: familyMessages.childEmailTaken },
+            // children.3 has an account already: that is not said (decision 0035).
             { field: 'children.5.email', message: familyMessages.childEmailRepeated },
             { field: 'children.6.email', message: familyMessages.childEmailIsGuardians },
           ],
@@ -150,8 +156,16 @@ describe.each(testDatabaseKinds)(
             firstName: 'Tess',
             lastName: 'Parent',
             email: email.toLowerCase(),
+            // Tess owns her address: Pat acts for her once she confirms Pat (decision 0035).
+            awaitingConfirmation: true,
           },
-          { id: expect.any(String), firstName: 'Tot', lastName: 'Parent', email: null },
+          {
+            id: expect.any(String),
+            firstName: 'Tot',
+            lastName: 'Parent',
+            email: null,
+            awaitingConfirmation: false,
+          },
         ]);
         const ids = created.map((c) => c.id);
         const accounts = await t.db.select().from(users).where(inArray(users.id, ids));
@@ -221,7 +235,6 @@ describe.each(testDatabaseKinds)(
           errors: [
             { field: 'signupDtos.1.lastName', message: 'Last name is required' },
             { field: 'signupDtos.2.email', message: familyMessages.childEmailIsGuardians },
-            { field: 'signupDtos.3.email', message: familyMessages.childEmailTaken },
           ],
         });
         expect(await t.db.select().from(users).where(eq(users.email, fine))).toEqual([]);
@@ -229,8 +242,15 @@ describe.each(testDatabaseKinds)(
         expect(await mailsTo(t.db, fine)).toEqual([]);
       });
 
-      it('lets staff create children for a customer (the link records their organisation)', async () => {
-        const res = await createChildren(f.manager.jar, f.otherParent.id, [
+      it('lets staff create children for a customer their organisation made (the link records it)', async () => {
+        const guardian = await insertTestUser(t.db, {
+          firstName: 'Una',
+          lastName: 'Other',
+          withPassword: false,
+          createdByOrgId: f.org.id,
+        });
+        await addMembership(t.db, guardian.id, f.org.id, 'customer');
+        const res = await createChildren(f.manager.jar, guardian.id, [
           { firstName: 'Nia', lastName: 'Other' },
         ]);
         expect(res.statusCode).toBe(200);
@@ -239,7 +259,10 @@ describe.each(testDatabaseKinds)(
           .select()
           .from(guardianLinks)
           .where(eq(guardianLinks.childUserId, nia!.id));
-        expect(link).toMatchObject({ guardianUserId: f.otherParent.id, orgId: f.org.id });
+        expect(link).toMatchObject({ guardianUserId: guardian.id, orgId: f.org.id });
+        expect(link!.confirmedAt).not.toBeNull();
+        const [account] = await t.db.select().from(users).where(eq(users.id, nia!.id));
+        expect(account).toMatchObject({ createdByOrgId: f.org.id, claimedAt: null });
         expect(await enrolmentOf(t.db, nia!.id)).toEqual({
           customerOf: [f.org.id],
           rosterOrgs: [f.org.id],
@@ -247,6 +270,69 @@ describe.each(testDatabaseKinds)(
         expect(await auditOf(t.db, nia!.id)).toMatchObject([
           { actorUserId: f.manager.id, detail: { as: 'staff' } },
         ]);
+      });
+
+      it('never lets staff add children to a customer who signs in by themself (403)', async () => {
+        const res = await createChildren(f.manager.jar, f.otherParent.id, [
+          { firstName: 'Nia', lastName: 'Other' },
+        ]);
+        expect(res.statusCode).toBe(403);
+        expect(res.json().message).toBe(familyMessages.signsInThemselves);
+        expect(await childrenOf(f.otherParent.id)).toEqual([f.otherChild.id]);
+      });
+
+      it('turns an address that has an account into a request its owner confirms, answered as typed', async () => {
+        const owner = await insertTestUser(t.db, { firstName: 'Real', lastName: 'Owner' });
+        const res = await createChildren(f.parent.jar, f.parent.id, [
+          { firstName: 'Typed', lastName: 'Kid', email: owner.email!.toUpperCase() },
+        ]);
+        expect(res.statusCode).toBe(200);
+        // The same answer a new address gets: nothing about the account behind it.
+        expect(res.json()).toEqual([
+          {
+            id: owner.id,
+            firstName: 'Typed',
+            lastName: 'Kid',
+            email: owner.email,
+            awaitingConfirmation: true,
+          },
+        ]);
+        expect(await t.db.select().from(users).where(eq(users.email, owner.email!))).toHaveLength(
+          1,
+        );
+        expect(await enrolmentOf(t.db, owner.id)).toEqual({ customerOf: [], rosterOrgs: [] });
+        // The guardian's list shows the typed names until the owner confirms.
+        const list = async () =>
+          (
+            await calls.guardians(f.parent.jar, {
+              action: 'get-guardians-of',
+              guardianUserId: f.parent.id,
+            })
+          ).json();
+        expect(await list()).toEqual([
+          member(f.child),
+          {
+            id: owner.id,
+            firstName: 'Typed',
+            lastName: 'Kid',
+            email: owner.email,
+            awaitingConfirmation: true,
+          },
+        ]);
+        const [mail, ...more] = await mailsTo(t.db, owner.email!);
+        expect(more).toEqual([]);
+        expect(mail!.subject).toBe('Confirm your parent/guardian');
+        expect(mail!.textBody).toContain('Pat Parent added this email address as their child');
+        expect(mail!.textBody).not.toMatch(/reset-password/);
+        // The owner confirms in their own session; then the guardian sees them as they are.
+        const { jar } = await logInAs(t.app, owner.email!);
+        const confirm = await calls.guardians(jar, {
+          action: 'confirm-guardian',
+          userId: owner.id,
+          guardianUserId: f.parent.id,
+        });
+        expect(confirm.json()).toEqual({ success: true });
+        expect(await list()).toEqual([member(f.child), member(owner)]);
       });
 
       it('walls: no session 401, another family 404, another organisation 404, no view-customers 403', async () => {
@@ -297,7 +383,10 @@ describe.each(testDatabaseKinds)(
         const child = await insertTestUser(t.db, {
           firstName: 'Cal',
           lastName: 'Guard',
+          // No email: the link counts at once (with one, Cal would confirm it first).
+          email: null,
           withPassword: false,
+          createdByOrgId: f.org.id,
         });
         // The child's item is older than the guardian's: the guardian's first pull passes it.
         for (const person of [child, guardian]) {
@@ -331,18 +420,30 @@ describe.each(testDatabaseKinds)(
       });
 
       it('refuses a person as their own child, and a loop', async () => {
-        const self = await attach(f.manager.jar, f.parent.id, f.parent.id);
+        const self = await attach(f.manager.jar, f.otherChild.id, f.otherChild.id);
         expect(self.statusCode).toBe(400);
         expect(self.json()).toEqual({
           message: familyMessages.formInvalid,
           errors: [{ field: 'childUserId', message: guardianMessages.ownGuardian }],
         });
-        const loop = await attach(f.manager.jar, f.child.id, f.parent.id);
+        // Two accounts the organisation made: Ola's child may not become Ola's guardian.
+        const olasChild = await insertTestUser(t.db, {
+          firstName: 'Oli',
+          lastName: 'Other',
+          email: null,
+          withPassword: false,
+          createdByOrgId: f.org.id,
+        });
+        await addMembership(t.db, olasChild.id, f.org.id, 'customer');
+        await linkChild(t.db, f.otherChild.id, olasChild.id, f.org.id);
+        const loop = await attach(f.manager.jar, olasChild.id, f.otherChild.id);
         expect(loop.statusCode).toBe(400);
         expect(loop.json().errors).toEqual([
           { field: 'childUserId', message: familyMessages.guardianCycle },
         ]);
-        expect(await childrenOf(f.child.id)).toEqual([]);
+        expect(await childrenOf(olasChild.id)).toEqual([]);
+        // An account that signs in by itself is its owner's to link (403).
+        expect((await attach(f.manager.jar, f.child.id, f.parent.id)).statusCode).toBe(403);
       });
 
       it('walls: customers may not attach (403), nor staff without view-customers (403), nor across organisations (404)', async () => {

@@ -1,66 +1,71 @@
 import { familyMessages } from '@platform/schema/families/families.messages';
+import {
+  assertMayActFor,
+  principalOf,
+  type Principal,
+  type RefusalReason,
+} from '../access/act-for.ts';
 import type { Db } from '../db/open-database.ts';
-import { Forbidden, NotFound } from '../plugins/domain-errors.ts';
+import { Forbidden } from '../plugins/domain-errors.ts';
 import type { SessionContext } from '../plugins/session.ts';
-import { customersAmong } from './families.repository.ts';
 
 /** Who acts on a family, read from their session. */
-export type FamilyActor = {
-  userId: string;
+export type FamilyActor = Principal & {
   name: string;
   /** The person at the keyboard, for the audit trail: an admin or a guardian behind the session. */
   auditUserId: string;
-  view: 'org' | 'customer';
-  orgId: string | null;
-  claims: readonly string[];
 };
 
 /**
- * In whose name an action runs. `self`: a person on their own family; `orgId` is the
- * organisation of a customer session, whose customer list the people they link join (null in
- * any other session). `staff`: staff of `orgId` acting for its customers.
+ * In whose name an action runs (decided by access/act-for.ts). `self` and `guardian`: the
+ * family; `orgId` is the organisation of a customer session, whose customer list new people
+ * they make join (null in any other session). `staff`: staff of `orgId`.
  */
-export type FamilyAuthority = { as: 'self'; orgId: string | null } | { as: 'staff'; orgId: string };
+export type FamilyAuthority =
+  | { as: 'self' | 'guardian'; orgId: string | null }
+  | { as: 'staff'; orgId: string };
 
 export function familyActorOf(current: SessionContext): FamilyActor {
-  const { session, user } = current;
+  const principal = principalOf(current);
   return {
-    userId: user.id,
-    name: `${user.firstName} ${user.lastName}`.trim(),
-    auditUserId: session.impersonatorUserId ?? session.returnToUserId ?? user.id,
-    view: session.view,
-    orgId: session.orgId,
-    claims: current.claims,
+    ...principal,
+    name: `${current.user.firstName} ${current.user.lastName}`.trim(),
+    auditUserId: principal.switchedFrom ?? principal.userId,
   };
 }
 
-export function selfAuthority(actor: FamilyActor): FamilyAuthority {
-  return { as: 'self', orgId: actor.view === 'customer' ? actor.orgId : null };
-}
+/** The family's own context: a customer session's organisation. */
+export const familyOrgOf = (actor: FamilyActor) => (actor.view === 'customer' ? actor.orgId : null);
 
-/** spec §6: a person acts for themselves; anyone else takes staff of the person's organisation. */
+export const familyRefusalMessage = (reason: RefusalReason): string =>
+  reason === 'unknown-person'
+    ? familyMessages.notFound
+    : reason === 'owner-decides'
+      ? familyMessages.signsInThemselves
+      : familyMessages.notAllowed;
+
+/** The authority `actor` has over `personId` for `action`, or the refusal (404 / 403). */
 export async function authorityOver(
   db: Db,
   actor: FamilyActor,
   personId: string,
+  action: 'read-family' | 'manage-family',
 ): Promise<FamilyAuthority> {
-  return personId === actor.userId ? selfAuthority(actor) : staffAuthority(db, actor, [personId]);
+  const grant = await assertMayActFor(db, actor, personId, action, familyRefusalMessage);
+  switch (grant.as) {
+    case 'staff':
+      return grant;
+    case 'self':
+    case 'guardian':
+      return { as: grant.as, orgId: familyOrgOf(actor) };
+    case 'admin': // granted for switching only; never reaches a family action
+      throw new Forbidden(familyMessages.notAllowed);
+  }
 }
 
 /**
- * spec §6 Organisation admin: staff holding view-customers (org view), for people who are all
- * customers of the session's organisation. Anyone else is told 404 — a customer may not learn
- * that other families' people exist, nor staff that another organisation's do — except staff
- * without the claim, who are refused outright (403) before anyone is looked up.
+ * A person decides as the owner of their account only in their own session: a guardian or an
+ * admin who switched into it acts for it but confirms nothing in the owner's name.
  */
-export async function staffAuthority(
-  db: Db,
-  actor: FamilyActor,
-  personIds: readonly string[],
-): Promise<FamilyAuthority> {
-  if (actor.view !== 'org' || !actor.orgId) throw new NotFound(familyMessages.notFound);
-  if (!actor.claims.includes('view-customers')) throw new Forbidden(familyMessages.notAllowed);
-  const customers = await customersAmong(db, actor.orgId, personIds);
-  if (personIds.some((id) => !customers.has(id))) throw new NotFound(familyMessages.notFound);
-  return { as: 'staff', orgId: actor.orgId };
-}
+export const isOwnerActing = (actor: FamilyActor, personId: string) =>
+  actor.userId === personId && actor.switchedFrom === null;

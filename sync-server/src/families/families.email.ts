@@ -46,18 +46,44 @@ export function guardianLinkedEmail(notice: {
   const what = notice.actorIsChild
     ? `${actorName} added you as their parent/guardian`
     : `${actorName} added you as a parent/guardian of ${childName}`;
-  const lines = [
-    `Hello ${notice.recipientFirstName},`,
+  return noticeEmail(notice, 'You have been added as a parent/guardian', [
     `${what}${at(notice.orgLabel)}.`,
-    `You can now manage ${childName}'s bookings and payments from your own account.`,
+    `Once ${childName} has confirmed you, you can manage their bookings and payments from your own account.`,
     'If this is a mistake, disconnect the child account under Manage child accounts in your settings:',
-  ];
+  ]);
+}
+
+/**
+ * Someone asked to be the parent/guardian of an account that already exists (they typed its
+ * address as a child's). Nothing changes until its owner confirms in their settings.
+ */
+export function childLinkRequestEmail(notice: {
+  to: string;
+  orgId: string | null;
+  orgLabel: string | null;
+  guardianName: string;
+  settingsLink: string;
+}): OutgoingEmail {
+  return noticeEmail({ ...notice, recipientFirstName: null }, 'Confirm your parent/guardian', [
+    `${notice.guardianName} added this email address as their child's${at(notice.orgLabel)}.`,
+    `${notice.guardianName} can act for your account only if you confirm them as your parent/guardian.`,
+    'To confirm, or to remove the request if you do not know them, sign in and open the Family section of your settings:',
+  ]);
+}
+
+function noticeEmail(
+  notice: { to: string; orgId: string | null; recipientFirstName: string | null; settingsLink: string },
+  subject: string,
+  lines: string[],
+): OutgoingEmail {
+  const greeting = notice.recipientFirstName ? `Hello ${notice.recipientFirstName},` : 'Hello,';
   return {
     orgId: notice.orgId,
     to: notice.to,
-    subject: 'You have been added as a parent/guardian',
-    text: [lines[0], '', ...lines.slice(1), notice.settingsLink].join('\n'),
+    subject,
+    text: [greeting, '', ...lines, notice.settingsLink].join('\n'),
     html: [
+      `<p>${escapeHtml(greeting)}</p>`,
       ...lines.map((line) => `<p>${escapeHtml(line)}</p>`),
       `<p><a href="${escapeHtml(notice.settingsLink)}">Open your settings</a></p>`,
     ].join('\n'),
@@ -72,7 +98,7 @@ export function childAccountEmail(
   const who = invitation.actorIsGuardian ? `${guardianName}, your parent/guardian,` : actorName;
   return invitationEmail(invitation, 'An account has been created for you', [
     `${who} created an account for you${at(invitation.orgLabel)}.`,
-    `${guardianName} is your parent/guardian on it and can manage it with you.`,
+    `Once you have chosen a password, confirm ${guardianName} as your parent/guardian in your settings so they can manage it with you.`,
   ]);
 }
 

@@ -34,7 +34,13 @@ export async function seedFamilies(app: FastifyInstance, db: Db) {
   const person = async (
     orgId: string,
     kind: 'staff' | 'customer',
-    values: { firstName: string; lastName: string; email?: string | null; withPassword?: boolean },
+    values: {
+      firstName: string;
+      lastName: string;
+      email?: string | null;
+      withPassword?: boolean;
+      createdByOrgId?: string;
+    },
     staffClaims?: string[],
   ) => {
     const user = await insertTestUser(db, values);
@@ -49,7 +55,8 @@ export async function seedFamilies(app: FastifyInstance, db: Db) {
     claims.filter((claim) => claim !== 'view-customers'),
   );
   const parent = await person(org.id, 'customer', { firstName: 'Pat', lastName: 'Parent' });
-  // Casey signs in by herself (a teenager); Ola's account is managed by the family.
+  // Casey signs in by herself (a teenager); Ola's account (no email) was made by the
+  // organisation's staff for her family, so staff still act for it (decision 0035).
   const child = await person(org.id, 'customer', {
     firstName: 'Casey',
     lastName: 'Parent',
@@ -62,6 +69,7 @@ export async function seedFamilies(app: FastifyInstance, db: Db) {
     lastName: 'Other',
     email: null,
     withPassword: false,
+    createdByOrgId: org.id,
   });
   await linkChild(db, otherParent.id, otherChild.id, org.id);
   const stranger = await person(otherOrg.id, 'customer', {
@@ -84,12 +92,17 @@ export async function seedFamilies(app: FastifyInstance, db: Db) {
   };
 }
 
-export const member = (user: {
-  id: string;
-  firstName: string;
-  lastName: string;
-  email: string | null;
-}) => ({ id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email });
+/** A family member as the API lists them; `awaitingConfirmation` false unless said. */
+export const member = (
+  user: { id: string; firstName: string; lastName: string; email: string | null },
+  awaitingConfirmation = false,
+) => ({
+  id: user.id,
+  firstName: user.firstName,
+  lastName: user.lastName,
+  email: user.email,
+  awaitingConfirmation,
+});
 
 export async function mailsTo(db: Db, address: string) {
   return db

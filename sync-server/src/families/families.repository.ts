@@ -1,19 +1,14 @@
-import { and, asc, eq, inArray, isNull, ne, notExists } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { auditLog, guardianLinks, memberships, users } from '@platform/schema/db';
 import type { FamilyMember } from '@platform/schema/families/families.zod';
 import type { Db } from '../db/open-database.ts';
 
-const member = {
-  id: users.id,
-  firstName: users.firstName,
-  lastName: users.lastName,
-  email: users.email,
-};
-
 /**
- * The people on the other end of a person's links: their guardians or their children. With
- * `customersOf`, only those who are customers of that organisation — staff see a person only
- * through the person's membership of their organisation (decision 0003).
+ * The people on the other end of a person's links: their guardians or their children, each
+ * saying whether the link awaits the child's confirmation. A child who had an account before
+ * the guardian typed their address is shown to the guardian by the names typed, until they
+ * confirm. With `customersOf`, only those who are customers of that organisation — staff see
+ * a person only through the person's membership of their organisation (decision 0003).
  */
 async function listLinked(
   db: Db,
@@ -25,7 +20,26 @@ async function listLinked(
     side === 'guardians'
       ? [guardianLinks.childUserId, guardianLinks.guardianUserId]
       : [guardianLinks.guardianUserId, guardianLinks.childUserId];
-  const query = db.select(member).from(guardianLinks).innerJoin(users, eq(users.id, other));
+  const awaiting = sql<boolean>`${guardianLinks.confirmedAt} is null`;
+  const shownName = (column: 'first' | 'last') => {
+    const [typed, real] =
+      column === 'first'
+        ? [guardianLinks.requestedFirstName, users.firstName]
+        : [guardianLinks.requestedLastName, users.lastName];
+    return side === 'children'
+      ? sql<string>`case when ${awaiting} then coalesce(${typed}, ${real}) else ${real} end`
+      : sql<string>`${real}`;
+  };
+  const query = db
+    .select({
+      id: users.id,
+      firstName: shownName('first'),
+      lastName: shownName('last'),
+      email: users.email,
+      awaitingConfirmation: awaiting,
+    })
+    .from(guardianLinks)
+    .innerJoin(users, eq(users.id, other));
   const scoped = customersOf
     ? query.innerJoin(
         memberships,
@@ -51,6 +65,39 @@ export const listGuardiansOf = (db: Db, childUserId: string, customersOf: string
 
 export const listChildrenOf = (db: Db, guardianUserId: string, customersOf: string | null) =>
   listLinked(db, 'children', guardianUserId, customersOf);
+
+/** One link, with who made it where; undefined when there is none. */
+export async function findLink(db: Db, guardianUserId: string, childUserId: string) {
+  const [row] = await db
+    .select()
+    .from(guardianLinks)
+    .where(
+      and(
+        eq(guardianLinks.guardianUserId, guardianUserId),
+        eq(guardianLinks.childUserId, childUserId),
+      ),
+    );
+  return row;
+}
+
+/** The owner of the child's account confirms the link; false when there was nothing to confirm. */
+export async function confirmLink(
+  db: Db,
+  link: { guardianUserId: string; childUserId: string; confirmedByUserId: string },
+): Promise<boolean> {
+  const rows = await db
+    .update(guardianLinks)
+    .set({ confirmedAt: new Date(), confirmedByUserId: link.confirmedByUserId })
+    .where(
+      and(
+        eq(guardianLinks.guardianUserId, link.guardianUserId),
+        eq(guardianLinks.childUserId, link.childUserId),
+        isNull(guardianLinks.confirmedAt),
+      ),
+    )
+    .returning({ child: guardianLinks.childUserId });
+  return rows.length > 0;
+}
 
 /** Which of these people are customers of the organisation. */
 export async function customersAmong(
@@ -81,37 +128,11 @@ export type FamilyAuditEntry = {
     | 'family.add-guardian'
     | 'family.remove-guardian'
     | 'family.create-child'
-    | 'family.attach-child';
+    | 'family.attach-child'
+    | 'family.confirm-guardian';
   detail: Record<string, unknown>;
 };
 
 export async function insertFamilyAudit(db: Db, entry: FamilyAuditEntry) {
   await db.insert(auditLog).values(entry);
-}
-
-/**
- * An account its family manages: no password or Google sign-in of its own, not a platform
- * admin, not staff anywhere. Only such an account may be put under a guardian by staff — a
- * guardian can switch into their child, so a link over an account that signs in by itself
- * would hand staff (or whoever they name) that person's whole account.
- */
-export async function isManagedAccount(db: Db, userId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        eq(users.id, userId),
-        isNull(users.passwordHash),
-        isNull(users.googleSubject),
-        ne(users.role, 'admin'),
-        notExists(
-          db
-            .select({ one: memberships.userId })
-            .from(memberships)
-            .where(and(eq(memberships.userId, userId), eq(memberships.kind, 'staff'))),
-        ),
-      ),
-    );
-  return row !== undefined;
 }

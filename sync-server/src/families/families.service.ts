@@ -9,15 +9,15 @@ import type { Db, Tx } from '../db/open-database.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
 import { findOrganization } from '../organizations/organizations.repository.ts';
 import { enrolCustomer, restampRosterItemsOf } from '../roster/roster.service.ts';
-import type { FamilyActor, FamilyAuthority } from './families.access.ts';
-import { SET_PASSWORD_LINK_DAYS } from './families.email.ts';
-import { FamilyFormInvalid } from './families.errors.ts';
+import { isOwnerActing, type FamilyActor, type FamilyAuthority } from './families.access.ts';
 import {
-  customersAmong,
-  insertFamilyAudit,
-  isManagedAccount,
-  type FamilyAuditEntry,
-} from './families.repository.ts';
+  childAccountEmail,
+  childLinkRequestEmail,
+  SET_PASSWORD_LINK_DAYS,
+} from './families.email.ts';
+import { findUserByEmail, insertUser } from '../auth/users.repository.ts';
+import { FamilyFormInvalid } from './families.errors.ts';
+import { customersAmong, insertFamilyAudit, type FamilyAuditEntry } from './families.repository.ts';
 
 /** What the family actions need from the app. */
 export type FamilyDeps = {
@@ -49,15 +49,26 @@ type NewLink = {
   field: string;
   /** Which of the two accounts this action created (they join the organisation's list). */
   created: { guardian: boolean; child: boolean };
+  /** The names the actor typed for a child who had an account already (shown until confirmed). */
+  requestedName?: { firstName: string; lastName: string };
   detail?: Record<string, unknown>;
 };
 
 /**
+ * Whether a new link gives the guardian power at once (decision 0035): when the child's owner
+ * makes it in their own session, or when the child has no email — such an account is its
+ * family's, and whoever may act for it decides. Otherwise the owner of the address confirms.
+ */
+const confirmsAtOnce = (link: NewLink) =>
+  isOwnerActing(link.actor, link.child.id) || link.child.email === null;
+
+/**
  * The one write path of a guardian link, inside the caller's transaction: refuses a person as
- * their own guardian and links that would close a loop, then links. A new link made in an
- * organisation's context puts both people on its customer list; the child's roster item is
- * re-stamped so the guardian's devices replicate it; the change is audited. False (and nothing
- * written) when the two were linked already.
+ * their own guardian and links that would close a loop, then links — confirmed or awaiting the
+ * child's owner. A new link made in an organisation's context puts the people this action
+ * created on its customer list; the child's roster item is re-stamped so the guardian's devices
+ * replicate it once the link counts; the change is audited. False (and nothing written) when
+ * the two were linked already.
  */
 export async function linkInFamily(tx: Tx, link: NewLink): Promise<boolean> {
   const { authority, guardian, child } = link;
@@ -65,24 +76,24 @@ export async function linkInFamily(tx: Tx, link: NewLink): Promise<boolean> {
     throw new FamilyFormInvalid([{ field: link.field, message: guardianMessages.ownGuardian }]);
   if (await isAncestorOf(tx, child.id, guardian.id))
     throw new FamilyFormInvalid([{ field: link.field, message: familyMessages.guardianCycle }]);
-  if (authority.as === 'staff') {
-    // A guardian can switch into their child: staff never put an account that signs in by
-    // itself under anyone, and never reach beyond their own customer list.
-    if (!link.created.child && !(await isManagedAccount(tx, child.id)))
-      throw new FamilyFormInvalid([
-        { field: link.field, message: familyMessages.signsInThemselves },
-      ]);
-    if (
-      !link.created.guardian &&
-      (await customersAmong(tx, authority.orgId, [guardian.id])).size === 0
-    )
-      throw new FamilyFormInvalid([{ field: link.field, message: familyMessages.notYourCustomer }]);
-  }
+  // Staff never reach beyond their own customer list with an existing account.
+  if (
+    authority.as === 'staff' &&
+    !link.created.guardian &&
+    (await customersAmong(tx, authority.orgId, [guardian.id])).size === 0
+  )
+    throw new FamilyFormInvalid([{ field: link.field, message: familyMessages.notYourCustomer }]);
+  const confirmed = confirmsAtOnce(link);
   const linked = await linkGuardian(tx, {
     guardianUserId: guardian.id,
     childUserId: child.id,
     // guardian_links.org_id names the organisation whose staff made the link (decision 0003).
     orgId: authority.as === 'staff' ? authority.orgId : null,
+    createdByUserId: link.actor.auditUserId,
+    confirmedAt: confirmed ? new Date() : null,
+    confirmedByUserId: confirmed ? link.actor.auditUserId : null,
+    requestedFirstName: link.requestedName?.firstName ?? null,
+    requestedLastName: link.requestedName?.lastName ?? null,
   });
   if (!linked) return false;
   // Accounts made here join the organisation's customer list; an existing account is never
@@ -91,13 +102,91 @@ export async function linkInFamily(tx: Tx, link: NewLink): Promise<boolean> {
     if (link.created.guardian) await enrolCustomer(tx, authority.orgId, guardian);
     if (link.created.child) await enrolCustomer(tx, authority.orgId, child);
   }
-  await restampRosterItemsOf(tx, [child.id], [guardian.id]);
+  if (confirmed) await restampRosterItemsOf(tx, [child.id], [guardian.id]);
   await auditFamilyChange(tx, link.actor, authority, link.action, child.id, {
     guardianUserId: guardian.id,
+    confirmed,
     ...link.detail,
   });
   return true;
 }
+
+export type NewChild = { firstName: string; lastName: string; email: string | null };
+
+/**
+ * Children for a guardian, inside the caller's transaction (create-children and customer
+ * signup). A new address or none makes a new account, made by the actor (or their
+ * organisation's staff); an address that already has an account becomes a request its owner
+ * confirms, named as typed — the answer looks the same either way, so nothing tells the actor
+ * whose address it is. Answers the members as entered and the emails to send after commit.
+ */
+export async function addChildrenInFamily(
+  tx: Tx,
+  context: {
+    deps: Pick<FamilyDeps, 'publicUrl'>;
+    authority: FamilyAuthority;
+    actor: FamilyActor;
+    guardian: Person;
+    orgLabel: string | null;
+    sendSetPasswordMail: boolean;
+  },
+  children: readonly NewChild[],
+): Promise<{ members: FamilyMember[]; mails: OutgoingEmail[] }> {
+  const { authority, actor, guardian, orgLabel, deps } = context;
+  const members: FamilyMember[] = [];
+  const mails: OutgoingEmail[] = [];
+  for (const [index, entry] of children.entries()) {
+    const existing = entry.email ? await findUserByEmail(tx, entry.email) : undefined;
+    const child = existing
+      ? toMember(existing)
+      : { id: await insertUser(tx, { ...entry, ...madeBy(authority, actor) }), ...entry };
+    await linkInFamily(tx, {
+      authority,
+      actor,
+      guardian,
+      child,
+      action: 'family.create-child',
+      field: `signupDtos.${index}`,
+      created: { guardian: false, child: !existing },
+      ...(existing ? { requestedName: entry } : {}),
+    });
+    members.push({ id: child.id, ...entry, awaitingConfirmation: entry.email !== null });
+    if (existing?.email)
+      mails.push(
+        childLinkRequestEmail({
+          to: existing.email,
+          orgId: authority.orgId,
+          orgLabel,
+          guardianName: fullName(guardian),
+          settingsLink: settingsLinkOf(deps.publicUrl, authority.orgId),
+        }),
+      );
+    else if (entry.email && context.sendSetPasswordMail)
+      mails.push(
+        childAccountEmail({
+          to: entry.email,
+          orgId: authority.orgId,
+          orgLabel,
+          recipientFirstName: entry.firstName,
+          actorName: actor.name,
+          guardianName: fullName(guardian),
+          actorIsGuardian: actor.userId === guardian.id,
+          link: await issueSetPasswordLink(tx, deps.publicUrl, child.id),
+        }),
+      );
+  }
+  return { members, mails };
+}
+
+/** Who made an account made for someone else: staff's organisation, or the person at the keyboard. */
+export const madeBy = (authority: FamilyAuthority, actor: FamilyActor) =>
+  authority.as === 'staff'
+    ? { createdByOrgId: authority.orgId }
+    : { createdByUserId: actor.auditUserId };
+
+/** Where a person manages their family: the branded app's settings in an organisation's context. */
+export const settingsLinkOf = (publicUrl: string, orgId: string | null) =>
+  orgId ? `${publicUrl}/dashboard-customer/${orgId}/settings` : `${publicUrl}/dashboard/settings`;
 
 export async function auditFamilyChange(
   tx: Tx,
@@ -131,7 +220,10 @@ export async function issueSetPasswordLink(tx: Tx, publicUrl: string, userId: st
  * Sends after the commit. A failed email does not undo the family change: it is logged (and
  * kept in the outbox as failed), and the person can still use Forgot password.
  */
-export async function deliverEmails(deps: FamilyDeps, emails: readonly OutgoingEmail[]) {
+export async function deliverEmails(
+  deps: Pick<FamilyDeps, 'mailer' | 'log'>,
+  emails: readonly OutgoingEmail[],
+) {
   for (const email of emails) {
     try {
       await deps.mailer.send(email);

@@ -4,25 +4,32 @@ import type { z } from 'zod';
 import type { OutgoingEmail } from '../adapters/mailer/port.ts';
 import { unlinkGuardian } from '../auth/guardians.repository.ts';
 import { findUserByEmail, findUserById, insertUser } from '../auth/users.repository.ts';
-import { NotFound } from '../plugins/domain-errors.ts';
+import { Forbidden, NotFound } from '../plugins/domain-errors.ts';
+import { restampRosterItemsOf } from '../roster/roster.service.ts';
 import {
   authorityOver,
-  selfAuthority,
-  staffAuthority,
+  familyOrgOf,
+  isOwnerActing,
   type FamilyActor,
   type FamilyAuthority,
 } from './families.access.ts';
 import { guardianAddedEmail, guardianLinkedEmail } from './families.email.ts';
-import { listChildrenOf, listGuardiansOf } from './families.repository.ts';
+import {
+  confirmLink,
+  findLink,
+  listChildrenOf,
+  listGuardiansOf,
+} from './families.repository.ts';
 import {
   auditFamilyChange,
   deliverEmails,
   fullName,
   issueSetPasswordLink,
   linkInFamily,
+  madeBy,
   orgLabelOf,
   retryOnceOnUniqueViolation,
-  toMember,
+  settingsLinkOf,
   type FamilyDeps,
 } from './families.service.ts';
 
@@ -37,17 +44,19 @@ export async function runGuardiansAction(
 ): Promise<FamilyMember | FamilyMember[] | { success: true }> {
   switch (input.action) {
     case 'get-guardians': {
-      const authority = await authorityOver(deps.db, actor, input.userId);
+      const authority = await authorityOver(deps.db, actor, input.userId, 'read-family');
       return listGuardiansOf(deps.db, input.userId, staffOrg(authority));
     }
     case 'get-guardians-of': {
-      const authority = await authorityOver(deps.db, actor, input.guardianUserId);
+      const authority = await authorityOver(deps.db, actor, input.guardianUserId, 'read-family');
       return listChildrenOf(deps.db, input.guardianUserId, staffOrg(authority));
     }
     case 'add-guardian':
       return addGuardian(deps, actor, input);
     case 'remove-guardian':
       return removeGuardian(deps, actor, input);
+    case 'confirm-guardian':
+      return confirmGuardian(deps, actor, input);
   }
 }
 
@@ -58,24 +67,28 @@ const staffOrg = (authority: FamilyAuthority) =>
 /**
  * spec §5 Guardian add: links the account that has the address, or creates one without a
  * password and emails it a set-password link (unless skipResetPasswordMail). Idempotent: a
- * guardian already linked is answered as is.
+ * guardian already linked is answered as is. The answer repeats what was typed: it tells
+ * nothing about the account behind an address.
  */
 async function addGuardian(
   deps: FamilyDeps,
   actor: FamilyActor,
   input: Action<'add-guardian'>,
 ): Promise<FamilyMember> {
-  const authority = await authorityOver(deps.db, actor, input.userId);
+  const authority = await authorityOver(deps.db, actor, input.userId, 'manage-family');
   const child = await findUserById(deps.db, input.userId);
   if (!child) throw new NotFound(familyMessages.notFound);
   const orgLabel = await orgLabelOf(deps.db, authority.orgId);
   const dto = input.signupDto;
   const email = dto.email.toLowerCase();
+  const person = { email, firstName: dto.firstName, lastName: dto.lastName };
   const outcome = await retryOnceOnUniqueViolation(() =>
     deps.db.transaction(async (tx) => {
       const existing = await findUserByEmail(tx, email);
-      const person = { email, firstName: dto.firstName, lastName: dto.lastName };
-      const guardian = existing ?? { id: await insertUser(tx, person), ...person };
+      const guardian = existing ?? {
+        id: await insertUser(tx, { ...person, ...madeBy(authority, actor) }),
+        ...person,
+      };
       const linked = await linkInFamily(tx, {
         authority,
         actor,
@@ -86,6 +99,7 @@ async function addGuardian(
         created: { guardian: !existing, child: false },
         detail: { createdAccount: !existing },
       });
+      const actorIsChild = actor.userId === child.id;
       let mail: OutgoingEmail | null = null;
       if (existing && linked && existing.email)
         mail = guardianLinkedEmail({
@@ -95,10 +109,8 @@ async function addGuardian(
           recipientFirstName: existing.firstName,
           actorName: actor.name,
           childName: fullName(child),
-          actorIsChild: actor.userId === child.id,
-          settingsLink: authority.orgId
-            ? `${deps.publicUrl}/dashboard-customer/${authority.orgId}/settings`
-            : `${deps.publicUrl}/dashboard/settings`,
+          actorIsChild,
+          settingsLink: settingsLinkOf(deps.publicUrl, authority.orgId),
         });
       else if (!existing && linked && !input.skipResetPasswordMail) {
         mail = guardianAddedEmail({
@@ -108,11 +120,12 @@ async function addGuardian(
           recipientFirstName: guardian.firstName,
           actorName: actor.name,
           childName: fullName(child),
-          actorIsChild: actor.userId === child.id,
+          actorIsChild,
           link: await issueSetPasswordLink(tx, deps.publicUrl, guardian.id),
         });
       }
-      return { guardian: toMember(guardian), mail };
+      const awaitingConfirmation = (await findLink(tx, guardian.id, child.id))?.confirmedAt === null;
+      return { guardian: { id: guardian.id, ...person, awaitingConfirmation }, mail };
     }),
   );
   if (outcome.mail) await deliverEmails(deps, [outcome.mail]);
@@ -120,9 +133,10 @@ async function addGuardian(
 }
 
 /**
- * Removes the link only; both accounts stay. The child removes a guardian, the guardian
- * disconnects a child, or staff act for two of their customers. Removing a link that is not
- * there succeeds (a retried request).
+ * Removes the link only; both accounts stay. Either side of a link may always remove it (a
+ * child removing a guardian, a guardian disconnecting a child or withdrawing a request);
+ * otherwise whoever may manage the child's family — staff only for links made in their
+ * organisation's context. Removing a link that is not there succeeds (a retried request).
  */
 async function removeGuardian(
   deps: FamilyDeps,
@@ -130,15 +144,53 @@ async function removeGuardian(
   input: Action<'remove-guardian'>,
 ): Promise<{ success: true }> {
   const { userId, guardianUserId } = input;
-  const authority =
-    userId === actor.userId || guardianUserId === actor.userId
-      ? selfAuthority(actor)
-      : await staffAuthority(deps.db, actor, [userId, guardianUserId]);
+  const ownSide = userId === actor.userId || guardianUserId === actor.userId;
+  const authority: FamilyAuthority = ownSide
+    ? { as: 'self', orgId: familyOrgOf(actor) }
+    : await authorityOver(deps.db, actor, userId, 'manage-family');
+  if (authority.as === 'staff') {
+    const link = await findLink(deps.db, guardianUserId, userId);
+    if (link && link.orgId !== authority.orgId) throw new Forbidden(familyMessages.notAllowed);
+  }
   await deps.db.transaction(async (tx) => {
     if (await unlinkGuardian(tx, guardianUserId, userId))
       await auditFamilyChange(tx, actor, authority, 'family.remove-guardian', userId, {
         guardianUserId,
       });
+  });
+  return { success: true };
+}
+
+/**
+ * The owner of an account confirms a guardian someone else linked (decision 0035): only in
+ * their own session — a guardian or admin switched into it cannot. From then on the guardian
+ * may act for the account, and the guardian's devices replicate it.
+ */
+async function confirmGuardian(
+  deps: FamilyDeps,
+  actor: FamilyActor,
+  input: Action<'confirm-guardian'>,
+): Promise<{ success: true }> {
+  if (!isOwnerActing(actor, input.userId))
+    throw new Forbidden(familyMessages.onlyOwnerConfirms);
+  const link = await findLink(deps.db, input.guardianUserId, input.userId);
+  if (!link) throw new NotFound(familyMessages.notFound);
+  await deps.db.transaction(async (tx) => {
+    const link = {
+      guardianUserId: input.guardianUserId,
+      childUserId: input.userId,
+      confirmedByUserId: actor.userId,
+    };
+    if (!(await confirmLink(tx, link))) return;
+    await restampRosterItemsOf(tx, [input.userId], [input.guardianUserId]);
+    await auditFamilyChange(
+      tx,
+      actor,
+      { as: 'self', orgId: familyOrgOf(actor) },
+      'family.confirm-guardian',
+      input.userId,
+      { guardianUserId: input.guardianUserId },
+    );
   });
   return { success: true };
 }

@@ -40,8 +40,8 @@ export async function runFamilyAccountAction(
   action: (typeof familyAccountActions)[number],
 ) {
   if (action === 'validate-child')
-    return answerFormErrors(reply, () =>
-      validateChildren(app.db, parseFamilyInput(validateChildRequestSchema, request.body)),
+    return answerFormErrors(reply, async () =>
+      validateChildren(parseFamilyInput(validateChildRequestSchema, request.body)),
     );
   const actor = familyActorOf(await requireSession(request));
   const deps = depsOf(app, request);

@@ -1,7 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { guardianLinks } from '@platform/schema/db';
 import { KIOSK_REQUEST_HEADER } from '@platform/schema/kiosk/kiosk.zod';
+import { childrenActedFor } from '../access/act-for.repository.ts';
 import { findLiveSession } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/open-database.ts';
 import { findLiveKiosk } from '../kiosk/kiosk-devices.repository.ts';
@@ -23,20 +22,16 @@ export type Actor = {
 };
 
 export async function actorOf(db: Db, session: SessionContext): Promise<Actor> {
-  // Staff scopes never reach a family; only customers need their children looked up.
+  // Staff scopes never reach a family; only customers need their children looked up — the
+  // ones the decision point lets them act for (confirmed links, decision 0035).
   const children =
-    session.session.view !== 'customer'
-      ? []
-      : await db
-          .select({ id: guardianLinks.childUserId })
-          .from(guardianLinks)
-          .where(eq(guardianLinks.guardianUserId, session.user.id));
+    session.session.view !== 'customer' ? [] : await childrenActedFor(db, session.user.id);
   return {
     userId: session.user.id,
     view: session.session.view,
     orgId: session.session.orgId,
     claims: session.claims,
-    familyUserIds: [session.user.id, ...children.map((c) => c.id)],
+    familyUserIds: [session.user.id, ...children],
   };
 }
 

@@ -27,6 +27,8 @@ export async function insertTestUser(
       firstName: 'Test',
       lastName: 'User',
       passwordHash: withPassword ? await passwordHash : null,
+      // An account that signs in by itself was claimed by its owner (decision 0035).
+      claimedAt: withPassword ? new Date() : null,
       ...rest,
     })
     .returning();
@@ -50,13 +52,22 @@ export async function addMembership(
   await db.insert(memberships).values({ userId, orgId, kind, claims });
 }
 
+/** A guardian link as it stands after the child's owner confirmed it (unless `confirmed: false`). */
 export async function linkChild(
   db: Db,
   guardianUserId: string,
   childUserId: string,
   orgId: string | null = null,
+  { confirmed = true }: { confirmed?: boolean } = {},
 ) {
-  await db.insert(guardianLinks).values({ guardianUserId, childUserId, orgId });
+  await db.insert(guardianLinks).values({
+    guardianUserId,
+    childUserId,
+    orgId,
+    createdByUserId: guardianUserId,
+    confirmedAt: confirmed ? new Date() : null,
+    confirmedByUserId: confirmed ? childUserId : null,
+  });
 }
 
 /** Logs in through the real endpoint and returns a jar holding the session cookies. */

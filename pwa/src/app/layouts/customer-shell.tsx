@@ -8,6 +8,7 @@ import { ShellFrame } from '../../features/shell/components/shell-frame.tsx';
 import { UserMenu } from '../../features/shell/components/user-menu.tsx';
 import { useAccountDialogs } from './account-dialogs.tsx';
 import { SyncIndicator } from '../../sync/sync-indicator.tsx';
+import { RequestsNotice } from '../../features/requests/components/requests-notice.tsx';
 import { useReplicatedBranding } from './use-replicated-branding.ts';
 
 /**
@@ -24,6 +25,12 @@ export function CustomerShell({ user, orgId }: { user: CurrentUser; orgId: strin
     <BrandingScope branding={branding}>
       <ShellFrame
         title={orgLabel ?? user.org?.label ?? 'My account'}
+        notice={
+          <RequestsNotice
+            count={user.pendingRequests}
+            settingsPath={orgId ? `/dashboard-customer/${orgId}/settings` : '/dashboard/settings'}
+          />
+        }
         userArea={
           <>
             <SyncIndicator />

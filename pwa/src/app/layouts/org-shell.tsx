@@ -9,6 +9,7 @@ import { Sidebar } from '../../features/shell/components/sidebar.tsx';
 import { UserMenu } from '../../features/shell/components/user-menu.tsx';
 import { useAccountDialogs } from './account-dialogs.tsx';
 import { SyncIndicator } from '../../sync/sync-indicator.tsx';
+import { RequestsNotice } from '../../features/requests/components/requests-notice.tsx';
 
 /** Organisation view: top bar with the user menu, the claim-gated sidebar and the account card. */
 export function OrgShell({ user }: { user: CurrentUser }) {
@@ -28,6 +29,7 @@ export function OrgShell({ user }: { user: CurrentUser }) {
     <ShellFrame
       title={user.org?.label ?? 'Dashboard'}
       collapsed={!expanded}
+      notice={<RequestsNotice count={user.pendingRequests} settingsPath={'/dashboard/settings'} />}
       userArea={
         <>
           <SyncIndicator />

@@ -1,6 +1,7 @@
 import { FamilySection } from '../../features/families/components/family-section.tsx';
 import { KioskPinSection } from '../../features/kiosk/components/kiosk-pin-section.tsx';
 import { TurnOnNotificationsButton } from '../../features/notifications/components/turn-on-notifications-button.tsx';
+import { RequestsSection } from '../../features/requests/components/requests-section.tsx';
 import { SettingsPage } from '../../features/settings/pages/settings-page.tsx';
 import { useCurrentUser, useSignedInUser } from '../../lib/current-user.ts';
 
@@ -26,8 +27,15 @@ export function Settings() {
         onChanged={() => void refresh()}
       />
     ) : undefined;
+  // Only the account's owner answers requests: not a guardian or admin switched into it.
+  const ownSession = user.allowReturnTo === null;
   return (
     <SettingsPage
+      requests={
+        ownSession ? (
+          <RequestsSection userId={user.id} onAnswered={() => void refresh()} />
+        ) : undefined
+      }
       notificationsAction={<TurnOnNotificationsButton userId={user.id} />}
       family={family}
       // Staff clock in at the front-desk kiosk with a PIN of their own.

@@ -7,6 +7,7 @@ import {
 import { trimmedRegister } from '../../../lib/trimmed-register.ts';
 import { CheckboxField } from './checkbox-field.tsx';
 import { TextField } from './text-field.tsx';
+import { familyMessages } from '@platform/schema/families/families.messages';
 
 type SignupForm = UseFormReturn<SignupFormInput, unknown, SignupFormOutput>;
 
@@ -79,6 +80,7 @@ function ChildRowFields({ form, index, onRemove }: ChildRowFieldsProps) {
         type="email"
         autoCapitalize="none"
         spellCheck={false}
+        hint={familyMessages.childEmailHint}
         error={errors?.email?.message}
         {...register(`children.${index}.email`)}
       />

@@ -2,9 +2,11 @@ import { useEffect, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
-import { inviteMessages } from '@platform/schema/crm/crm.messages';
+import { Link } from 'react-router';
+import { crmMessages, inviteMessages } from '@platform/schema/crm/crm.messages';
 import {
   addCustomerRequestSchema,
+  alreadyCustomerResponseSchema,
   type AddCustomerRequest,
   type AddCustomerResponse,
 } from '@platform/schema/crm/crm.zod';
@@ -95,6 +97,10 @@ export function AddCustomerDialog(props: AddCustomerDialogProps) {
   });
   const [created, setCreated] = useState<CrmCustomer | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  /** Issue 14: the address is on the list already — said once, with the way to its profile. */
+  const [onList, setOnList] = useState<{ rosterId: string; invitationPending: boolean } | null>(
+    null,
+  );
   const { errors, isSubmitting, isValid } = form.formState;
 
   // spec §4: editing a field after creation clears the created state.
@@ -111,10 +117,19 @@ export function AddCustomerDialog(props: AddCustomerDialogProps) {
 
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
+    setOnList(null);
     try {
       const customer = customerOf(await addCustomer(values));
       setCreated(customer);
     } catch (error) {
+      const already =
+        error instanceof ApiError && error.status === 409
+          ? alreadyCustomerResponseSchema.safeParse(error.body)
+          : null;
+      if (already?.success) {
+        setOnList(already.data.details);
+        return;
+      }
       const { text, fields } = failureOf(error);
       const unplaced: string[] = [];
       for (const { field, message } of fields) {
@@ -149,6 +164,15 @@ export function AddCustomerDialog(props: AddCustomerDialogProps) {
     >
       <form className="form crm-add-customer" noValidate onSubmit={(event) => void submit(event)}>
         <FormNotice notice={failure ? { tone: 'error', text: failure } : null} />
+        {onList && (
+          <p className="form-error" role="alert">
+            {crmMessages.alreadyCustomer}
+            {onList.invitationPending ? ' (invitation not yet accepted)' : ''}.{' '}
+            <Link to={`/dashboard/crm/redirect?rosterId=${encodeURIComponent(onList.rosterId)}`}>
+              Open profile
+            </Link>
+          </p>
+        )}
         <TextField
           label="Email"
           type="email"

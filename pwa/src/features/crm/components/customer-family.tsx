@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import type { CustomerProfile } from '@platform/schema/crm/crm.zod';
 import { familyMessages, guardianMessages } from '@platform/schema/families/families.messages';
 import { fullNameOf } from '../crm-customer.ts';
+import { crmTexts } from '../crm-texts.ts';
 
 type Person = CustomerProfile['guardians'][number];
 
@@ -42,7 +43,11 @@ export function CustomerFamily({
       />
       <h3 className="crm-subheading">Child accounts</h3>
       <People label="Child accounts" people={profile.children} empty={familyMessages.noChildren} />
-      {actions}
+      {profile.familyManagedByStaff ? (
+        actions
+      ) : (
+        <p className="crm-muted">{crmTexts.familyOwnedByCustomer(fullNameOf(profile.contact))}</p>
+      )}
     </section>
   );
 }

@@ -66,6 +66,9 @@ export function ChildList({ state, disabled, onDisconnect }: Props) {
             <span className="family-member-text">
               <span className="family-member-name">{name}</span>
               {child.email && <span className="family-muted">{child.email}</span>}
+              {child.awaitingConfirmation && (
+                <span className="family-status">{familyMessages.awaitingConfirmation}</span>
+              )}
             </span>
             {confirming === child.id ? (
               <div className="family-confirm" role="group" aria-labelledby={questionId}>

@@ -1,4 +1,5 @@
 import type { FieldErrors, UseFormRegisterReturn } from 'react-hook-form';
+import { familyMessages } from '@platform/schema/families/families.messages';
 import { TextField } from '../../../components/form-fields.tsx';
 import type { ChildFieldPath, ChildrenForm } from '../children-form.ts';
 
@@ -41,6 +42,7 @@ export function ChildRowFields({ index, register, errors, onRemove }: Props) {
         autoComplete="off"
         autoCapitalize="none"
         spellCheck={false}
+        hint={familyMessages.childEmailHint}
         error={rowErrors?.email?.message}
         {...register(`children.${index}.email`)}
       />

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { FamilyMember } from '@platform/schema/families/families.zod';
-import { guardianMessages } from '@platform/schema/families/families.messages';
+import { familyMessages, guardianMessages } from '@platform/schema/families/families.messages';
 import type { FamilyMembers } from '../hooks/use-family-members.ts';
 import { familyTexts } from '../family-texts.ts';
 import { fullName } from '../full-name.ts';
@@ -44,6 +44,9 @@ export function GuardianList({ state, disabled, onRemove }: Props) {
           <span className="family-member-text">
             <span className="family-member-name">{fullName(guardian)}</span>
             {guardian.email && <span className="family-muted">{guardian.email}</span>}
+            {guardian.awaitingConfirmation && (
+              <span className="family-status">{familyMessages.awaitingConfirmation}</span>
+            )}
           </span>
           <button
             type="button"

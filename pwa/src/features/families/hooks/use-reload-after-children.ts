@@ -14,9 +14,11 @@ export function useReloadAfterChildren() {
   const db = sync?.db ?? null;
   return useCallback(
     async (children: FamilyMember[]) => {
+      // A child who owns an address reaches this device only once they confirm the guardian
+      // (decision 0035): wait for the others.
       await waitForRosterMembers(
         db,
-        children.map((child) => child.id),
+        children.filter((child) => child.awaitingConfirmation !== true).map((child) => child.id),
         CHILD_CREATION_RELOAD_WAIT_MS,
       );
       window.location.reload();

@@ -11,6 +11,8 @@ import { useSettings } from '../hooks/use-settings.ts';
 import '../settings.css';
 
 type Props = {
+  /** What waits for the owner's answer (features/requests), composed in app/; first on the page. */
+  requests?: ReactNode;
   /** This device's notification permission (features/notifications), composed in app/. */
   notificationsAction?: ReactNode;
   /** The family section (customer view only), composed in app/ from features/families. */
@@ -23,7 +25,7 @@ type Props = {
  * /dashboard/settings and /dashboard-customer/{orgId}/settings (spec §2): profile, password and
  * notification preferences need the server; the profile and family still show offline.
  */
-export function SettingsPage({ notificationsAction, family, extraSections }: Props) {
+export function SettingsPage({ requests, notificationsAction, family, extraSections }: Props) {
   const user = useSignedInUser();
   const { refresh } = useCurrentUser();
   const online = useOnlineStatus();
@@ -52,6 +54,11 @@ export function SettingsPage({ notificationsAction, family, extraSections }: Pro
             {settingsMessages.loadFailed}
           </p>
         )
+      )}
+      {requests && (
+        <SettingsSection id="settings-requests" title="Requests">
+          {requests}
+        </SettingsSection>
       )}
       <SettingsSection id="settings-profile" title="Profile">
         {settings ? (

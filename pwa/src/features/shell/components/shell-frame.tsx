@@ -12,6 +12,7 @@ export function ShellFrame({
   userArea,
   aside,
   collapsed = false,
+  notice,
   footer,
   children,
 }: {
@@ -19,6 +20,8 @@ export function ShellFrame({
   userArea: ReactNode;
   aside: ReactNode;
   collapsed?: boolean;
+  /** A bar above the page (requests waiting for an answer). */
+  notice?: ReactNode;
   footer?: ReactNode;
   children: ReactNode;
 }) {
@@ -59,6 +62,7 @@ export function ShellFrame({
         {aside}
       </aside>
       <main id="main" className="shell-main" tabIndex={-1}>
+        {notice}
         <Suspense fallback={<PageLoading />}>{children}</Suspense>
       </main>
       {footer}

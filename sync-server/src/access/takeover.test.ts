@@ -1,0 +1,357 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signupMessages } from '@platform/schema/auth/auth.messages';
+import { guardianLinks, memberships, users } from '@platform/schema/db';
+import { mailsTo, tokenIn } from '../families/families.fixtures.ts';
+import {
+  addMembership,
+  insertTestOrg,
+  insertTestUser,
+  linkChild,
+  logInAs,
+  uniqueEmail,
+} from '../testing/auth-fixtures.ts';
+import { CookieJar } from '../testing/cookie-jar.ts';
+import { GOOGLE_TEST_CLIENT_ID, googleSigner } from '../testing/google-signer.ts';
+import { createTestApp } from '../testing/test-app.ts';
+import { testDatabaseKinds } from '../testing/test-database.ts';
+
+/**
+ * The two account takeovers a review carried out against a running server (issue 11), replayed
+ * request by request. Each step that used to succeed is refused now.
+ */
+describe.each(testDatabaseKinds)('account takeover stories, on %s', (kind) => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  let google: Awaited<ReturnType<typeof googleSigner>>;
+
+  beforeAll(async () => {
+    google = await googleSigner();
+    t = await createTestApp(kind, {
+      env: { GOOGLE_CLIENT_ID: GOOGLE_TEST_CLIENT_ID },
+      googleKeys: google.keys,
+    });
+  });
+  afterAll(() => t.close());
+
+  const post = (jar: CookieJar | null, url: string, payload: object) =>
+    t.app.inject({ method: 'POST', url, headers: jar?.headers() ?? {}, payload });
+  const switchInto = (jar: CookieJar, userId: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      headers: { ...jar.headers(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ impersonate: userId, redirectTo: '/dashboard' }).toString(),
+    });
+  const me = async (jar: CookieJar) =>
+    (await t.app.inject({ method: 'GET', url: '/api/me', headers: jar.headers() })).json<{
+      id: string;
+      children: Array<{ id: string }>;
+      pendingRequests: number;
+    }>();
+  const userByEmail = async (email: string) =>
+    (await t.db.select().from(users).where(eq(users.email, email)))[0]!;
+  const owner = async (label: string) => {
+    const org = await insertTestOrg(t.db, label);
+    const person = await insertTestUser(t.db, { firstName: label, lastName: 'Owner' });
+    await addMembership(t.db, person.id, org.id, 'staff');
+    const { jar } = await logInAs(t.app, person.email!, {
+      profileType: 'use-org',
+      profileOrgId: org.id,
+    });
+    return { org, person, jar };
+  };
+  /** Forgot password → the emailed link → a new password: the owner of the address claims it. */
+  const claimByReset = async (email: string) => {
+    expect((await post(null, '/api/auth/forgot-password', { email })).statusCode).toBe(200);
+    const [mail] = await mailsTo(t.db, email);
+    const reset = await post(null, '/api/auth/reset-password', {
+      token: tokenIn(mail!.textBody),
+      password: 'the-owners-own-password',
+    });
+    expect(reset.statusCode).toBe(200);
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: { identifier: email, password: 'the-owners-own-password' },
+    });
+    expect(login.statusCode).toBe(200);
+    return new CookieJar().store(login);
+  };
+
+  it('story 1: another organisation cannot enrol, parent or become the invited person', async () => {
+    const a = await owner('Alpha Gym');
+    const b = await owner('Beta Gym');
+    const newbie = uniqueEmail('newbie');
+    // 1. Org A invites newbie: a password-less account A made.
+    expect((await post(a.jar, '/api/crm/customers', { customerEmail: newbie })).statusCode).toBe(
+      201,
+    );
+    const account = await userByEmail(newbie);
+    // A's staff give it a guardian while it is theirs to act for (a link made in A's context).
+    const guardianEmail = uniqueEmail('a-guardian');
+    const byA = await post(a.jar, '/api/guardians', {
+      action: 'add-guardian',
+      userId: account.id,
+      signupDto: { email: guardianEmail, firstName: 'Alpha', lastName: 'Guardian' },
+      skipResetPasswordMail: true,
+    });
+    expect(byA.statusCode).toBe(200);
+
+    // 2. Org B adds the same address: an invitation, not an enrolment.
+    expect((await post(b.jar, '/api/crm/customers', { customerEmail: newbie })).statusCode).toBe(
+      201,
+    );
+    const bMembership = await t.db
+      .select()
+      .from(memberships)
+      .where(and(eq(memberships.userId, account.id), eq(memberships.orgId, b.org.id)));
+    expect(bMembership).toEqual([]);
+    // B's owner on B's list too, then "guardian of newbie": refused — B did not make newbie.
+    expect(
+      (await post(b.jar, '/api/crm/customers', { customerEmail: b.person.email })).statusCode,
+    ).toBe(201);
+    const takeover = await post(b.jar, '/api/guardians', {
+      action: 'add-guardian',
+      userId: account.id,
+      signupDto: { email: b.person.email, firstName: 'Beta', lastName: 'Owner' },
+    });
+    expect(takeover.statusCode).toBe(404);
+    const attach = await post(b.jar, '/api/auth/create-account', {
+      action: 'attach-child-to-guardian',
+      guardianUserId: b.person.id,
+      childUserId: account.id,
+    });
+    expect(attach.statusCode).toBe(404);
+    expect(
+      await t.db
+        .select()
+        .from(guardianLinks)
+        .where(
+          and(
+            eq(guardianLinks.childUserId, account.id),
+            eq(guardianLinks.guardianUserId, b.person.id),
+          ),
+        ),
+    ).toEqual([]);
+
+    // 3. Newbie accepts A's invitation and sets a password.
+    const invitation = (await mailsTo(t.db, newbie)).find((mail) =>
+      mail.textBody.includes(`orgId=${a.org.id}`),
+    )!;
+    const token = /invitation=([\w-]+)/.exec(invitation.textBody)![1]!;
+    const signup = await post(null, '/api/auth/create-account', {
+      action: 'signup',
+      signupDto: {
+        email: newbie,
+        password: 'newbies-own-password',
+        firstName: 'New',
+        lastName: 'Bie',
+        orgId: a.org.id,
+        invitation: token,
+      },
+    });
+    expect(signup.statusCode).toBe(200);
+    const newbieJar = new CookieJar().store(signup);
+    // B's owner cannot become newbie; B's staff cannot touch the link A's staff made.
+    expect((await switchInto(b.jar, account.id)).statusCode).toBe(403);
+    const accept = await t.app.inject({
+      method: 'GET',
+      url: '/api/invitations',
+      headers: newbieJar.headers(),
+    });
+    const fromB = accept
+      .json<Array<{ id: string; orgId: string }>>()
+      .find((i) => i.orgId === b.org.id)!;
+    expect(fromB).toBeDefined();
+    const accepted = await post(newbieJar, `/api/invitations/${fromB.id}/accept`, {});
+    expect(accepted.json()).toEqual({ success: true });
+    const guardian = await userByEmail(guardianEmail);
+    const bRemoves = await post(b.jar, '/api/guardians', {
+      action: 'remove-guardian',
+      userId: account.id,
+      guardianUserId: guardian.id,
+    });
+    expect(bRemoves.statusCode).toBe(403);
+    // A's staff act for newbie no more: newbie owns the account now.
+    const aAgain = await post(a.jar, '/api/guardians', {
+      action: 'add-guardian',
+      userId: account.id,
+      signupDto: { email: uniqueEmail('late'), firstName: 'Late', lastName: 'Comer' },
+    });
+    expect(aAgain.statusCode).toBe(403);
+    // The link A's staff made waits for newbie, who sees it and decides.
+    const mine = await post(newbieJar, '/api/guardians', {
+      action: 'get-guardians',
+      userId: account.id,
+    });
+    expect(mine.json()).toEqual([
+      expect.objectContaining({ id: guardian.id, awaitingConfirmation: true }),
+    ]);
+    expect((await me(newbieJar)).pendingRequests).toBe(1);
+  });
+
+  it('story 2: a child made with a stranger’s address never hands the stranger’s account to its maker', async () => {
+    const stranger = uniqueEmail('stranger');
+    const maker = uniqueEmail('maker');
+    const signup = await post(null, '/api/auth/create-account', {
+      action: 'signup',
+      signupDto: {
+        email: maker,
+        password: 'makers-password',
+        confirmPassword: 'makers-password',
+        firstName: 'Mal',
+        lastName: 'Maker',
+        children: [{ firstName: 'Not', lastName: 'Mine', email: stranger }],
+      },
+    });
+    expect(signup.statusCode).toBe(200);
+    const makerLogin = async () =>
+      new CookieJar().store(
+        await t.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { identifier: maker, password: 'makers-password' },
+        }),
+      );
+    const child = await userByEmail(stranger);
+    // The maker may not act as the address's owner, even before the owner turns up.
+    expect((await me(await makerLogin())).children).toEqual([]);
+    expect((await switchInto(await makerLogin(), child.id)).statusCode).toBe(403);
+
+    // The stranger signs up ("email already exists"), resets the password and signs in.
+    const theirSignup = await post(null, '/api/auth/create-account', {
+      action: 'signup',
+      signupDto: {
+        email: stranger,
+        password: 'x-long-password',
+        firstName: 'Real',
+        lastName: 'Owner',
+      },
+    });
+    expect(theirSignup.json().errors).toEqual([
+      { field: 'email', message: signupMessages.emailTaken },
+    ]);
+    const strangerJar = await claimByReset(stranger);
+    expect((await switchInto(await makerLogin(), child.id)).statusCode).toBe(403);
+    // They see who linked them, and remove it.
+    const theirs = await post(strangerJar, '/api/guardians', {
+      action: 'get-guardians',
+      userId: child.id,
+    });
+    expect(theirs.json()).toEqual([
+      expect.objectContaining({ firstName: 'Mal', lastName: 'Maker', awaitingConfirmation: true }),
+    ]);
+    const makerId = (await userByEmail(maker)).id;
+    const removed = await post(strangerJar, '/api/guardians', {
+      action: 'remove-guardian',
+      userId: child.id,
+      guardianUserId: makerId,
+    });
+    expect(removed.json()).toEqual({ success: true });
+  });
+
+  it('story 2 by Google: signing in with Google claims the account, and the maker stays out', async () => {
+    const maker = await insertTestUser(t.db, { firstName: 'Mo', lastName: 'Maker' });
+    const { jar } = await logInAs(t.app, maker.email!);
+    const stranger = uniqueEmail('google-stranger');
+    const created = await post(jar, '/api/auth/create-account', {
+      action: 'create-children',
+      guardianUserId: maker.id,
+      signupDtos: [{ firstName: 'Not', lastName: 'Mine', email: stranger }],
+    });
+    expect(created.statusCode).toBe(200);
+    const child = await userByEmail(stranger);
+    const signIn = await t.app.inject({
+      method: 'POST',
+      url: '/auth/login-with-google',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        id_token: await google.sign({ sub: `google-${child.id}`, email: stranger }),
+      }).toString(),
+    });
+    expect(signIn.statusCode).toBe(303);
+    const strangerJar = new CookieJar().store(signIn);
+    expect((await me(strangerJar)).id).toBe(child.id);
+    expect((await userByEmail(stranger)).claimedAt).toBeInstanceOf(Date);
+    const makerAgain = (await logInAs(t.app, maker.email!)).jar;
+    expect((await switchInto(makerAgain, child.id)).statusCode).toBe(403);
+    expect((await me(strangerJar)).pendingRequests).toBe(1);
+  });
+
+  it('a claim takes back every link someone else confirmed for the address', async () => {
+    // A link confirmed by someone other than the owner (say, data from before decision 0035).
+    const guardian = await insertTestUser(t.db, { firstName: 'Old', lastName: 'Link' });
+    const owned = await insertTestUser(t.db, {
+      firstName: 'Own',
+      lastName: 'Er',
+      withPassword: false,
+    });
+    await t.db.insert(guardianLinks).values({
+      guardianUserId: guardian.id,
+      childUserId: owned.id,
+      confirmedAt: new Date(),
+      confirmedByUserId: guardian.id,
+    });
+    const { jar } = await logInAs(t.app, guardian.email!);
+    const switched = await switchInto(jar, owned.id);
+    expect(switched.statusCode).toBe(303);
+    const switchedJar = new CookieJar().store(switched);
+    expect((await me(switchedJar)).id).toBe(owned.id);
+
+    await claimByReset(owned.email!);
+    const [link] = await t.db
+      .select()
+      .from(guardianLinks)
+      .where(eq(guardianLinks.childUserId, owned.id));
+    expect(link).toMatchObject({ confirmedAt: null, confirmedByUserId: null });
+    // The guardian's switched session ended with the claim.
+    const after = await t.app.inject({
+      method: 'GET',
+      url: '/api/me',
+      headers: switchedJar.headers(),
+    });
+    expect(after.statusCode).toBe(401);
+  });
+
+  it('checks a switched session on every request: removing the link ends the switch', async () => {
+    const org = await insertTestOrg(t.db, 'Gamma Gym');
+    const parent = await insertTestUser(t.db, { firstName: 'Par', lastName: 'Ent' });
+    const coParent = await insertTestUser(t.db, { firstName: 'Co', lastName: 'Parent' });
+    const kid = await insertTestUser(t.db, {
+      firstName: 'Kid',
+      lastName: 'Ent',
+      email: null,
+      withPassword: false,
+      createdByUserId: parent.id,
+    });
+    for (const person of [parent, coParent, kid])
+      await addMembership(t.db, person.id, org.id, 'customer');
+    await linkChild(t.db, parent.id, kid.id);
+    await linkChild(t.db, coParent.id, kid.id);
+    const { jar } = await logInAs(t.app, parent.email!, {
+      profileType: 'use-customer',
+      profileOrgId: org.id,
+    });
+    const switched = new CookieJar().store(await switchInto(jar, kid.id));
+    expect((await me(switched)).id).toBe(kid.id);
+    // The co-parent disconnects the parent from the child (a confirmed guardian manages the
+    // child's guardians).
+    const coJar = (
+      await logInAs(t.app, coParent.email!, { profileType: 'use-customer', profileOrgId: org.id })
+    ).jar;
+    const removed = await post(coJar, '/api/guardians', {
+      action: 'remove-guardian',
+      userId: kid.id,
+      guardianUserId: parent.id,
+    });
+    expect(removed.json()).toEqual({ success: true });
+    const next = await t.app.inject({ method: 'GET', url: '/api/me', headers: switched.headers() });
+    expect(next.statusCode).toBe(401);
+    const pull = await t.app.inject({
+      method: 'GET',
+      url: '/api/sync/bookings/pull',
+      headers: switched.headers(),
+    });
+    expect(pull.statusCode).toBe(401);
+  });
+});
