@@ -105,6 +105,10 @@ describe.each(testDatabaseKinds)('POST /auth/login (JSON) on %s', (kind) => {
       '//evil.example',
       '/\\evil.example',
       'javascript:alert(1)',
+      // Dot segments that normalise into //evil.example.
+      '/..//evil.example',
+      '/a/..//evil.example',
+      '/%2e%2e//evil.example',
     ]) {
       expect(await target(evil)).toBe('/dashboard');
     }
