@@ -235,6 +235,7 @@ describe.each(testDatabaseKinds)('POST /auth/login (JSON) on %s', (kind) => {
       expect(res.body).toMatch(/<form method="post" action="\/auth\/logout">\s*<button type="submit">Sign out<\/button>/);
       // Nothing runs on that page by itself: a cross-site link to it signs no one out.
       expect(res.body).not.toContain('<script');
+      expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-/);
       expect(res.headers['set-cookie']).toBeUndefined();
       expect((await me(jar)).statusCode).toBe(200);
     });

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { removeSessionTokens } from '../notifications/notification-tokens.repository.ts';
 import { isFormPost } from './form-post.ts';
-import { LOGOUT_PAGE_CSP, renderLogoutPage } from './logout-page.ts';
+import { sendServerPage } from '../web/server-page.ts';
+import { logoutPage } from './logout-page.ts';
 
 /** spec §2 /auth/logout: GET asks (a page), POST signs out (behind the CSRF origin check). */
 export async function logoutRoutes(app: FastifyInstance) {
@@ -9,11 +10,7 @@ export async function logoutRoutes(app: FastifyInstance) {
     const session = await request.getSession();
     if (!session) return reply.redirect('/auth/login', 303);
     const name = `${session.user.firstName} ${session.user.lastName}`.trim();
-    return reply
-      .type('text/html; charset=utf-8')
-      .header('content-security-policy', LOGOUT_PAGE_CSP)
-      .header('cache-control', 'no-store')
-      .send(renderLogoutPage(name));
+    return sendServerPage(reply, logoutPage(name));
   });
 
   // The page's form (and the app's Sign out, which posts the same form) goes on to log-in;

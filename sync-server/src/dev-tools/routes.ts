@@ -1,9 +1,10 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hostnameOf, isLoopbackAddress, isLoopbackHost } from './loopback.ts';
 import { listMailbox } from './mailbox.service.ts';
-import { renderMailboxPage } from './mailbox-page.ts';
-import { renderNotificationsPage } from './notifications-page.ts';
+import { mailboxPage } from './mailbox-page.ts';
+import { notificationsPage } from './notifications-page.ts';
 import { listSentNotices } from './sent-notices.service.ts';
+import { sendServerPage } from '../web/server-page.ts';
 
 /**
  * Development pages: only when the configuration turned them on (DEV_TOOLS=1, development,
@@ -19,11 +20,7 @@ export async function devToolsRoutes(app: FastifyInstance) {
   // Notices are recorded whatever the Notifier adapter, so this page exists in every
   // development server (which pushes through Web Push by default).
   app.get('/dev/notifications', async (_request, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-      .header('cache-control', 'no-store')
-      .send(renderNotificationsPage(await listSentNotices(app.db))),
+    sendServerPage(reply, notificationsPage(await listSentNotices(app.db))),
   );
   app.get('/api/dev/notifications', async (_request, reply) =>
     reply.header('cache-control', 'no-store').send(await listSentNotices(app.db)),
@@ -32,11 +29,7 @@ export async function devToolsRoutes(app: FastifyInstance) {
   if (app.mailer.kind !== 'outbox') return;
 
   app.get('/dev/mailbox', async (_request, reply) =>
-    reply
-      .type('text/html; charset=utf-8')
-      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
-      .header('cache-control', 'no-store')
-      .send(renderMailboxPage(await listMailbox(app.db))),
+    sendServerPage(reply, mailboxPage(await listMailbox(app.db))),
   );
 
   app.get('/api/dev/mailbox', async (_request, reply) =>
