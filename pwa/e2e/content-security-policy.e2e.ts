@@ -31,7 +31,11 @@ describe('the Content-Security-Policy in the browser', () => {
   });
 
   /** A new visitor whose every document reports its violations (events and console). */
-  async function watchedVisitor(): Promise<{ context: BrowserContext; page: Page; violations: Violation[] }> {
+  async function watchedVisitor(): Promise<{
+    context: BrowserContext;
+    page: Page;
+    violations: Violation[];
+  }> {
     const violations: Violation[] = [];
     const context = await browser.newContext();
     await context.exposeBinding('__reportCspViolation', (_source, violation: Violation) => {
@@ -39,7 +43,8 @@ describe('the Content-Security-Policy in the browser', () => {
     });
     await context.addInitScript(() => {
       document.addEventListener('securitypolicyviolation', (event) => {
-        const report = (window as unknown as { __reportCspViolation: (v: object) => void }).__reportCspViolation;
+        const report = (window as unknown as { __reportCspViolation: (v: object) => void })
+          .__reportCspViolation;
         report({
           page: location.pathname,
           directive: event.violatedDirective,
@@ -51,7 +56,12 @@ describe('the Content-Security-Policy in the browser', () => {
     const page = await context.newPage();
     page.on('console', (message) => {
       if (/Content.Security.Policy/i.test(message.text())) {
-        violations.push({ page: page.url(), directive: 'console', blocked: '', sample: message.text() });
+        violations.push({
+          page: page.url(),
+          directive: 'console',
+          blocked: '',
+          sample: message.text(),
+        });
       }
     });
     return { context, page, violations };
@@ -59,7 +69,9 @@ describe('the Content-Security-Policy in the browser', () => {
   /** Violation events arrive as tasks of their own: give them a moment. */
   const settle = (page: Page) => page.waitForTimeout(300);
   const controlledByServiceWorker = (page: Page) =>
-    page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15_000 });
+    page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, {
+      timeout: 15_000,
+    });
 
   it('lets the login page, the dashboard with a dialog open and the staff screens run without a violation', async () => {
     const { context, page, violations } = await watchedVisitor();
@@ -67,7 +79,10 @@ describe('the Content-Security-Policy in the browser', () => {
     await page.getByRole('heading', { name: 'Log in to your account' }).waitFor();
     await logIn(page, server.url, demoLogins.owner.email);
     await page.getByRole('heading', { name: 'Welcome, Olivia' }).waitFor();
-    await page.getByRole('region', { name: 'Account' }).getByRole('button', { name: 'Create organization' }).click();
+    await page
+      .getByRole('region', { name: 'Account' })
+      .getByRole('button', { name: 'Create organization' })
+      .click();
     const dialog = page.getByRole('dialog', { name: 'Create a new organization' });
     await dialog.getByLabel('Company name').waitFor();
     await page.keyboard.press('Escape');
@@ -125,7 +140,9 @@ describe('the Content-Security-Policy in the browser', () => {
       document.body.append(frame);
     });
     await settle(page);
-    expect(await page.evaluate(() => (window as unknown as { injected?: boolean }).injected)).toBeUndefined();
+    expect(
+      await page.evaluate(() => (window as unknown as { injected?: boolean }).injected),
+    ).toBeUndefined();
     const events = violations.filter((v) => v.directive !== 'console');
     expect(events.map((v) => `${v.directive} ${v.blocked}`).sort()).toEqual([
       'frame-src https://evil.example',

@@ -7,7 +7,13 @@ import { demoEnvironment } from './demo-env.ts';
 
 describe('npm start (the demo)', () => {
   const devToolsWith = (env: Record<string, string>) =>
-    loadConfig(demoEnvironment({ SESSION_SECRET: 'x'.repeat(40), DATA_DIR: mkdtempSync(path.join(tmpdir(), 'demo-')), ...env })).devTools;
+    loadConfig(
+      demoEnvironment({
+        SESSION_SECRET: 'x'.repeat(40),
+        DATA_DIR: mkdtempSync(path.join(tmpdir(), 'demo-')),
+        ...env,
+      }),
+    ).devTools;
 
   it('has the development mailbox on this machine', () => {
     expect(devToolsWith({})).toBe(true);

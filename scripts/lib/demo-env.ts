@@ -9,7 +9,10 @@ import { isLoopbackHost } from '../../sync-server/src/dev-tools/loopback.ts';
 export function demoEnvironment(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   if (env.NODE_ENV !== undefined || env.DEV_TOOLS !== undefined) return env;
   if (!isLoopbackHost(env.HOST ?? '127.0.0.1')) return env;
-  if (env.PUBLIC_URL !== undefined && !(URL.canParse(env.PUBLIC_URL) && isLoopbackHost(new URL(env.PUBLIC_URL).hostname))) {
+  if (
+    env.PUBLIC_URL !== undefined &&
+    !(URL.canParse(env.PUBLIC_URL) && isLoopbackHost(new URL(env.PUBLIC_URL).hostname))
+  ) {
     return env;
   }
   return { ...env, NODE_ENV: 'development', DEV_TOOLS: '1' };

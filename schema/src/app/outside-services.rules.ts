@@ -16,5 +16,7 @@ const pagesWithOutsideServices: Readonly<Record<string, readonly OutsideService[
 
 export function outsideServicesOf(pathname: string): readonly OutsideService[] {
   const page = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  return Object.hasOwn(pagesWithOutsideServices, page) ? (pagesWithOutsideServices[page] ?? []) : [];
+  return Object.hasOwn(pagesWithOutsideServices, page)
+    ? (pagesWithOutsideServices[page] ?? [])
+    : [];
 }

@@ -19,14 +19,20 @@ export function resolveDevTools(
 ): { ok: true; enabled: boolean } | { ok: false; problems: string[] } {
   if (e.DEV_TOOLS !== '1') return { ok: true, enabled: false };
   const problems: string[] = [];
-  if (context.rawNodeEnv === undefined) problems.push('DEV_TOOLS: needs NODE_ENV=development (or test) set explicitly');
+  if (context.rawNodeEnv === undefined)
+    problems.push('DEV_TOOLS: needs NODE_ENV=development (or test) set explicitly');
   else if (context.rawNodeEnv !== 'development' && context.rawNodeEnv !== 'test') {
     problems.push(`DEV_TOOLS: needs NODE_ENV=development (or test), not ${context.rawNodeEnv}`);
   }
   if (!isLoopbackHost(e.HOST)) {
-    problems.push(`DEV_TOOLS: needs HOST to be a loopback address (127.0.0.1, ::1 or localhost), not ${e.HOST}`);
+    problems.push(
+      `DEV_TOOLS: needs HOST to be a loopback address (127.0.0.1, ::1 or localhost), not ${e.HOST}`,
+    );
   }
-  const publicHost = URL.canParse(context.publicUrl) ? new URL(context.publicUrl).hostname : context.publicUrl;
-  if (!isLoopbackHost(publicHost)) problems.push(`DEV_TOOLS: needs PUBLIC_URL on a loopback host, not ${publicHost}`);
+  const publicHost = URL.canParse(context.publicUrl)
+    ? new URL(context.publicUrl).hostname
+    : context.publicUrl;
+  if (!isLoopbackHost(publicHost))
+    problems.push(`DEV_TOOLS: needs PUBLIC_URL on a loopback host, not ${publicHost}`);
   return problems.length > 0 ? { ok: false, problems } : { ok: true, enabled: true };
 }

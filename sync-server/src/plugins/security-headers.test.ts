@@ -35,7 +35,9 @@ function directivesOf(header: string | string[] | number | undefined): Map<strin
 
 /** Every inline script of a page must be allowed by its policy's hashes. */
 function inlineScriptHashes(html: string): string[] {
-  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => sha256(m[1] ?? ''));
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) =>
+    sha256(m[1] ?? ''),
+  );
 }
 
 // Headers do not depend on the database, so one kind (the faster to build) is enough.
@@ -64,7 +66,9 @@ describe('security headers', () => {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['x-frame-options']).toBe('DENY');
       expect(res.headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
-      expect(directivesOf(res.headers['content-security-policy']).get('frame-ancestors')).toEqual(["'none'"]);
+      expect(directivesOf(res.headers['content-security-policy']).get('frame-ancestors')).toEqual([
+        "'none'",
+      ]);
     }
   });
 
@@ -76,7 +80,8 @@ describe('security headers', () => {
       const csp = directivesOf(res.headers['content-security-policy']);
       expect(csp.get('default-src')).toEqual(["'self'"]);
       expect(csp.get('script-src')).toEqual(["'self'", sha256(inlineScript)]);
-      for (const hash of inlineScriptHashes(res.body)) expect(csp.get('script-src')).toContain(hash);
+      for (const hash of inlineScriptHashes(res.body))
+        expect(csp.get('script-src')).toContain(hash);
       expect(csp.get('object-src')).toEqual(["'none'"]);
       expect(csp.get('base-uri')).toEqual(["'self'"]);
       expect(csp.get('form-action')).toEqual(["'self'"]);
@@ -95,7 +100,11 @@ describe('security headers', () => {
   it("allows Google's sign-in origins on the page that loads GIS, and only there", async () => {
     const res = await get('/auth/login-with-google?redirectTo=%2Fdashboard');
     const csp = directivesOf(res.headers['content-security-policy']);
-    expect(csp.get('script-src')).toEqual(["'self'", sha256(inlineScript), 'https://accounts.google.com/gsi/client']);
+    expect(csp.get('script-src')).toEqual([
+      "'self'",
+      sha256(inlineScript),
+      'https://accounts.google.com/gsi/client',
+    ]);
     expect(csp.get('frame-src')).toEqual(['https://accounts.google.com/gsi/']);
     expect(csp.get('connect-src')).toEqual(["'self'", 'https://accounts.google.com/gsi/']);
     expect(csp.get('style-src')).toContain('https://accounts.google.com/gsi/style');
@@ -117,10 +126,15 @@ describe('security headers', () => {
   });
 
   it('upgrades insecure requests and asks for HTTPS only behind https', async () => {
-    const secure = await buildApp({ config: testConfig({ PWA_DIST: dist, PUBLIC_URL: 'https://app.example' }), database });
+    const secure = await buildApp({
+      config: testConfig({ PWA_DIST: dist, PUBLIC_URL: 'https://app.example' }),
+      database,
+    });
     try {
       const res = await secure.inject({ method: 'GET', url: '/dashboard' });
-      expect(directivesOf(res.headers['content-security-policy']).has('upgrade-insecure-requests')).toBe(true);
+      expect(
+        directivesOf(res.headers['content-security-policy']).has('upgrade-insecure-requests'),
+      ).toBe(true);
       expect(res.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
       expect((await get('/dashboard')).headers['strict-transport-security']).toBeUndefined();
     } finally {

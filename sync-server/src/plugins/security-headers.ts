@@ -14,7 +14,8 @@ const connectFor = (push: PushConfig): string[] =>
     ? ['https://firebaseinstallations.googleapis.com', 'https://fcmregistrations.googleapis.com']
     : [];
 
-const pathnameOf = (request: IncomingMessage) => new URL(request.url ?? '/', 'http://local').pathname;
+const pathnameOf = (request: IncomingMessage) =>
+  new URL(request.url ?? '/', 'http://local').pathname;
 
 /**
  * Security headers on every answer (@fastify/helmet): the Content-Security-Policy of

@@ -25,12 +25,15 @@ function interests(actor: Actor) {
   return result;
 }
 
-/** The interests compared as a value: collection names, organisation, owners (in order), writable. */
+/** The interests compared as a value: collection names, organisation, owners (sorted), writable. */
 function interestsKey(scopes: ReturnType<typeof interests>): string {
   return JSON.stringify(
     [...scopes.entries()]
       .sort(([x], [y]) => x.localeCompare(y))
-      .map(([name, scope]) => [name, { ...scope, ownerIds: scope.ownerIds ? [...scope.ownerIds].sort() : null }]),
+      .map(([name, scope]) => [
+        name,
+        { ...scope, ownerIds: scope.ownerIds ? [...scope.ownerIds].sort() : null },
+      ]),
   );
 }
 

@@ -13,8 +13,14 @@ describe('contentSecurityPolicy', () => {
   });
 
   it('adds the origins every page talks to (Firebase) to connect-src only', () => {
-    const policy = contentSecurityPolicy([], { ...context, connect: ['https://fcmregistrations.googleapis.com'] });
-    expect(policy.get('connect-src')).toEqual(["'self'", 'https://fcmregistrations.googleapis.com']);
+    const policy = contentSecurityPolicy([], {
+      ...context,
+      connect: ['https://fcmregistrations.googleapis.com'],
+    });
+    expect(policy.get('connect-src')).toEqual([
+      "'self'",
+      'https://fcmregistrations.googleapis.com',
+    ]);
     expect(policy.get('script-src')).toEqual(["'self'", "'sha256-abc'"]);
   });
 });

@@ -22,8 +22,7 @@ export function sendServerPage(
   return reply
     .type('text/html; charset=utf-8')
     .header('content-security-policy', csp)
-    .header('cache-control', 'no-store')
-    .send(`<!doctype html>
+    .header('cache-control', 'no-store').send(`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">

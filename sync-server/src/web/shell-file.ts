@@ -30,7 +30,10 @@ export class ShellFile {
     if (mtimeMs !== this.cached.mtimeMs) {
       const html = readFileSync(this.file, 'utf8');
       const scriptHashes = [...html.matchAll(INLINE_SCRIPT)].map(
-        (match) => `'sha256-${createHash('sha256').update(match[1] ?? '').digest('base64')}'`,
+        (match) =>
+          `'sha256-${createHash('sha256')
+            .update(match[1] ?? '')
+            .digest('base64')}'`,
       );
       this.cached = { mtimeMs, html, scriptHashes };
     }
