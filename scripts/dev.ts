@@ -10,7 +10,15 @@ const port = process.env.PORT ?? '3000';
 const children: ChildProcess[] = [
   spawn('npx', ['tsx', 'watch', '--clear-screen=false', path.join(repoRoot, 'scripts/start.ts')], {
     stdio: 'inherit',
-    env: { ...process.env, PORT: port, SKIP_PWA_BUILD: '1' },
+    // Development on this machine: the mailbox and sent notices under /dev (the server
+    // refuses DEV_TOOLS on a non-loopback HOST; DEV_TOOLS=0 leaves them off).
+    env: {
+      NODE_ENV: 'development',
+      DEV_TOOLS: '1',
+      ...process.env,
+      PORT: port,
+      SKIP_PWA_BUILD: '1',
+    },
   }),
   spawn('npx', ['vite', '--port', '5173'], {
     cwd: path.join(repoRoot, 'pwa'),

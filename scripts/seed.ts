@@ -184,11 +184,14 @@ async function readSeed(db: Db): Promise<DemoSeed> {
   };
 }
 
-export function printDemoLogins(url: string): void {
+export function printDemoLogins(url: string, options: { devTools: boolean }): void {
   const lines = Object.values(demoLogins).map(
     (l) => `  ${l.email.padEnd(22)} ${DEMO_PASSWORD}   (${l.name}: ${l.note})`,
   );
+  const mailbox = options.devTools
+    ? `  Development mailbox: ${url}/dev/mailbox\n`
+    : '  Development tools are off (DEV_TOOLS=1 turns them on, on a loopback host).\n';
   console.log(
-    `\n  Coaching Platform is running at ${url}\n\n  Demo logins (all share one password):\n${lines.join('\n')}\n  Development mailbox: ${url}/dev/mailbox\n`,
+    `\n  Coaching Platform is running at ${url}\n\n  Demo logins (all share one password):\n${lines.join('\n')}\n${mailbox}`,
   );
 }

@@ -11,7 +11,8 @@ import { demoLogins, logIn, useServerAndBrowser } from '../../scripts/e2e/harnes
 const NEW_PASSWORD = 'brand-new-pass-42';
 
 describe('resetting a forgotten password', () => {
-  const env = useServerAndBrowser();
+  // The reset link is read from the development mailbox, which exists only when turned on.
+  const env = useServerAndBrowser({ DEV_TOOLS: '1' });
 
   async function visitor(): Promise<Page> {
     return (await env.browser.newContext()).newPage();

@@ -42,7 +42,7 @@ describe('where a session starts and ends', () => {
     expect(answers).toEqual(['/dashboard/settings?tab=profile']);
   });
 
-  for (const target of ['https://evil.example/x', '//evil.example']) {
+  for (const target of ['https://evil.example/x', '//evil.example', '/..//evil.example']) {
     it(`refuses redirectTo=${target} and lands on our own /dashboard`, async () => {
       const page = await visitor();
       const answers = await logInWithRedirect(page, target);
@@ -53,13 +53,26 @@ describe('where a session starts and ends', () => {
     });
   }
 
-  it('logs out through GET /auth/logout', async () => {
+  it('asks on GET /auth/logout, and signs out only when its button posts', async () => {
     const page = await visitor();
     await logIn(page, env.server.url, demoLogins.staff.email);
     expect(await meStatus(page)).toBe(200);
     await page.goto(`${env.server.url}/auth/logout`);
+    await page.getByRole('heading', { name: 'Sign out?' }).waitFor();
+    // Opening the page (as a link or an image from another site would) signs nobody out.
+    expect(await meStatus(page)).toBe(200);
+    await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL((url) => url.pathname === '/auth/login');
     await page.getByRole('heading', { name: 'Log in to your account' }).waitFor();
+    expect(await meStatus(page)).toBe(401);
+  });
+
+  it("signs out from the app's user menu", async () => {
+    const page = await visitor();
+    await logIn(page, env.server.url, demoLogins.staff.email);
+    await page.getByRole('button', { name: /^User menu:/ }).click();
+    await page.getByRole('link', { name: 'Sign out' }).click();
+    await page.waitForURL((url) => url.pathname === '/auth/login');
     expect(await meStatus(page)).toBe(401);
   });
 

@@ -25,7 +25,8 @@ describe('push notifications', () => {
   let registrationId: string;
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startWebPushE2eServer(), launchBrowser()]);
+    // The test reads what was sent on /dev/notifications, which exists only when turned on.
+    [server, browser] = await Promise.all([startWebPushE2eServer({ DEV_TOOLS: '1' }), launchBrowser()]);
     context = await browser.newContext();
     await context.grantPermissions(['notifications'], { origin: server.url });
     page = await context.newPage();

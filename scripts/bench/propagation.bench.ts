@@ -19,6 +19,7 @@ import {
   sleep,
   startApp,
 } from './bench-kit.ts';
+import { MAX_STREAMS_PER_HOLDER } from '../../sync-server/src/sync/stream.ts';
 
 /**
  * Issue 4 benchmark 3 — how fast a write reaches live clients: 200 SSE clients on the real
@@ -33,8 +34,8 @@ import {
 const CLIENTS = 200;
 const WRITES = 100;
 const INTERVAL_MS = 100;
-/** Staff sessions the 200 streams share. */
-const SESSIONS = 20;
+/** Staff sessions the 200 streams share: as many streams each as the server allows one session. */
+const SESSIONS = Math.ceil(CLIENTS / MAX_STREAMS_PER_HOLDER);
 /** After the last write, how long stragglers may take before they count as missing. */
 const GRACE_MS = 5_000;
 

@@ -12,7 +12,7 @@ import type { E2eServer } from './harness.ts';
  * The real server as startE2eServer builds it, but pushing through the real Web Push adapter
  * to a local push service (the one outside party), whose certificate it trusts.
  */
-export async function startWebPushE2eServer(): Promise<
+export async function startWebPushE2eServer(env: Record<string, string> = {}): Promise<
   E2eServer & { pushService: Awaited<ReturnType<typeof startPushServiceStandIn>> }
 > {
   const [database, pushService] = await Promise.all([
@@ -28,6 +28,7 @@ export async function startWebPushE2eServer(): Promise<
     SESSION_SECRET: 'e2e-secret-e2e-secret-e2e-secret-0123456789',
     PWA_DIST: pwaDist,
     PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ...env,
   });
   const vapid = { subject: 'mailto:e2e@example.test', ...webpush.generateVAPIDKeys() };
   const notifier = new WebPushNotifier(database.db, vapid, { agent: pushService.agent });

@@ -11,6 +11,7 @@ import { createNotifier } from './adapters/notifier/create-notifier.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { httpMapPlugin } from './plugins/http-map.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { healthRoutes } from './health/routes.ts';
 import { webManifestRoutes } from './web-manifest/routes.ts';
@@ -56,6 +57,7 @@ export async function buildApp(deps: AppDeps) {
   const notifier = deps.notifier ?? (await createNotifier(deps.database.db, deps.config.push));
   app.decorate('notifier', notifier);
   app.addHook('onClose', async () => notifier.close?.());
+  await app.register(securityHeadersPlugin);
   await app.register(formbody);
   await app.register(httpMapPlugin);
   await app.register(dbPlugin, { database: deps.database });

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { pushEnvShape, resolvePushConfig, type PushConfig } from './adapters/notifier/push-config.ts';
+import { devToolsEnvShape, resolveDevTools } from './dev-tools/dev-tools.config.ts';
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -20,6 +21,7 @@ const envSchema = z.object({
   PWA_DIST: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...pushEnvShape,
+  ...devToolsEnvShape,
 });
 
 export type Config = {
@@ -35,6 +37,8 @@ export type Config = {
   mailFrom: string;
   google: { clientId: string | undefined; jwksUrl: string };
   push: PushConfig;
+  /** /dev/* and /api/dev/* exist (dev-tools/dev-tools.config.ts says when they may). */
+  devTools: boolean;
   pwaDist: string;
   logLevel: string;
 };
@@ -58,6 +62,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const push = resolvePushConfig(e, { env: e.NODE_ENV, dataDir });
   if (!push.ok) throw new ConfigError(`Invalid configuration:\n${push.problems.map((p) => `  ${p}`).join('\n')}`);
+  const devTools = resolveDevTools(e, { rawNodeEnv: env.NODE_ENV, publicUrl });
+  if (!devTools.ok) throw new ConfigError(`Invalid configuration:\n${devTools.problems.map((p) => `  ${p}`).join('\n')}`);
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -71,6 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     google: { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL },
     push: push.config,
+    devTools: devTools.enabled,
     pwaDist: path.resolve(e.PWA_DIST ?? path.join(import.meta.dirname, '../../pwa/dist')),
     logLevel: e.LOG_LEVEL,
   };

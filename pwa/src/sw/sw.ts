@@ -1,12 +1,15 @@
 /// <reference lib="webworker" />
+import '../lib/zod-without-eval.ts';
 import {
   cleanupOutdatedCaches,
   createHandlerBoundToURL,
+  matchPrecache,
   precacheAndRoute,
 } from 'workbox-precaching';
 import { NavigationRoute, registerRoute } from 'workbox-routing';
 import { ExpirationPlugin } from 'workbox-expiration';
-import { CacheFirst, NetworkFirst, StaleWhileRevalidate } from 'workbox-strategies';
+import { CacheFirst, NetworkFirst, NetworkOnly, StaleWhileRevalidate } from 'workbox-strategies';
+import { outsideServicesOf } from '@platform/schema/app/outside-services.rules';
 import { API_ME_CACHE, BRAND_ASSETS_CACHE, MANIFEST_CACHE } from '../lib/cache-names.ts';
 import { registerPushHandlers } from './push.ts';
 
@@ -26,6 +29,15 @@ const serverOwned = [
   /^\/dev\//,
   /^\/healthz/,
 ];
+// Pages that load an outside service (Google sign-in) carry their own Content-Security-Policy,
+// which the cached shell's does not allow: fetch them from the server, and fall back to the
+// cached shell (which says it is offline) only without a network.
+registerRoute(
+  ({ request, url }) => request.mode === 'navigate' && outsideServicesOf(url.pathname).length > 0,
+  new NetworkOnly({
+    plugins: [{ handlerDidError: async () => (await matchPrecache('/index.html')) ?? Response.error() }],
+  }),
+);
 registerRoute(
   new NavigationRoute(createHandlerBoundToURL('/index.html'), { denylist: serverOwned }),
 );

@@ -173,11 +173,11 @@ describe.each(testDatabaseKinds)('Google sign-in on %s', (kind) => {
   });
 
   describe('Google Identity Services redirect mode', () => {
-    it('accepts the credential with a matching g_csrf_token, from accounts.google.com', async () => {
-      const token = await google.sign({ sub: 'gis-1', email: uniqueEmail('gis') });
-      const res = await t.app.inject({
+    /** What Google's page posts back: the credential and its double-submitted CSRF token. */
+    const postedByGoogle = (token: string, redirectTo: string) =>
+      t.app.inject({
         method: 'POST',
-        url: '/auth/external/login/google?redirectTo=%2Fdashboard%2Fcrm',
+        url: `/auth/external/login/google?redirectTo=${encodeURIComponent(redirectTo)}`,
         headers: {
           'content-type': 'application/x-www-form-urlencoded',
           origin: 'https://accounts.google.com',
@@ -185,9 +185,20 @@ describe.each(testDatabaseKinds)('Google sign-in on %s', (kind) => {
         },
         payload: new URLSearchParams({ credential: token, g_csrf_token: 'abc123' }).toString(),
       });
+
+    it('accepts the credential with a matching g_csrf_token, from accounts.google.com', async () => {
+      const token = await google.sign({ sub: 'gis-1', email: uniqueEmail('gis') });
+      const res = await postedByGoogle(token, '/dashboard/crm');
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe('/dashboard/crm');
       expect((await me(res)).statusCode).toBe(200);
+    });
+
+    it('never redirects off-site, also through dot segments', async () => {
+      const token = await google.sign({ sub: 'gis-dots', email: uniqueEmail('gis') });
+      const res = await postedByGoogle(token, '/..//evil.example');
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe('/dashboard');
     });
 
     it('refuses a credential without the matching CSRF cookie, and other sites', async () => {

@@ -1,20 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { impersonateFormSchema, loginInputSchema } from '@platform/schema/auth/auth.zod';
 import { safeRedirectPath } from '@platform/schema/auth/redirect.rules';
-import { removeSessionTokens } from '../notifications/notification-tokens.repository.ts';
 import { requireSession } from '../plugins/session.ts';
+import { isFormPost } from './form-post.ts';
 import { logIn } from './login.service.ts';
 import { switchAccount } from './switch-account.service.ts';
-
-const isForm = (request: FastifyRequest) =>
-  (request.headers['content-type'] ?? '')
-    .toLowerCase()
-    .startsWith('application/x-www-form-urlencoded');
 
 /** spec §7 POST /auth/login: JSON log-in answers the next path as text; the form switches accounts. */
 export async function loginRoutes(app: FastifyInstance) {
   app.post('/auth/login', async (request, reply) =>
-    isForm(request) ? switchAccountHandler(request, reply) : logInHandler(request, reply),
+    isFormPost(request) ? switchAccountHandler(request, reply) : logInHandler(request, reply),
   );
 
   async function logInHandler(request: FastifyRequest, reply: FastifyReply) {
@@ -32,22 +27,5 @@ export async function loginRoutes(app: FastifyInstance) {
     const next = await switchAccount(app.db, session, form);
     await app.sessions.start(reply, { ...next, userAgent: request.headers['user-agent'] });
     return reply.redirect(safeRedirectPath(form.redirectTo, '/dashboard'), 303);
-  }
-
-  app.get('/auth/logout', async (request, reply) => {
-    await signOut(request, reply);
-    return reply.redirect('/auth/login', 303);
-  });
-
-  app.post('/auth/logout', async (request, reply) => {
-    await signOut(request, reply);
-    return reply.code(204).send();
-  });
-
-  /** This device stops receiving the person's notices (sessions are revoked, not deleted). */
-  async function signOut(request: FastifyRequest, reply: FastifyReply) {
-    const session = await request.getSession();
-    if (session) await removeSessionTokens(app.db, session.sessionId);
-    await app.sessions.end(request, reply);
   }
 }

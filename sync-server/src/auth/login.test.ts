@@ -105,6 +105,10 @@ describe.each(testDatabaseKinds)('POST /auth/login (JSON) on %s', (kind) => {
       '//evil.example',
       '/\\evil.example',
       'javascript:alert(1)',
+      // Dot segments that normalise into //evil.example.
+      '/..//evil.example',
+      '/a/..//evil.example',
+      '/%2e%2e//evil.example',
     ]) {
       expect(await target(evil)).toBe('/dashboard');
     }
@@ -209,17 +213,45 @@ describe.each(testDatabaseKinds)('POST /auth/login (JSON) on %s', (kind) => {
   });
 
   describe('log-out', () => {
-    it('GET revokes the session and sends the browser to /auth/login', async () => {
+    const signedIn = async () => {
       const user = await insertTestUser(t.db);
       const { jar } = await logInAs(t.app, user.email!);
+      return { user, jar };
+    };
+    const postLogout = (jar: CookieJar, origin: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/logout',
+        headers: { ...jar.headers(), origin, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: '',
+      });
+
+    it('GET signs nobody out: it shows a page whose button posts /auth/logout', async () => {
+      const { jar } = await signedIn();
+      const res = await t.app.inject({ method: 'GET', url: '/auth/logout', headers: jar.headers() });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['cache-control']).toBe('no-store');
+      expect(res.body).toMatch(/<form method="post" action="\/auth\/logout">\s*<button type="submit">Sign out<\/button>/);
+      // Nothing runs on that page by itself: a cross-site link to it signs no one out.
+      expect(res.body).not.toContain('<script');
+      expect(res.headers['content-security-policy']).toMatch(/^default-src 'none'; style-src 'sha256-/);
+      expect(res.headers['set-cookie']).toBeUndefined();
+      expect((await me(jar)).statusCode).toBe(200);
+    });
+
+    it('GET without a session goes to /auth/login', async () => {
+      const res = await t.app.inject({ method: 'GET', url: '/auth/logout' });
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe('/auth/login');
+    });
+
+    it('the page’s form post revokes the session and sends the browser to /auth/login', async () => {
+      const { jar } = await signedIn();
       const before = new CookieJar()
         .set('access_token', jar.get('access_token')!)
         .set('refresh_token', jar.get('refresh_token')!);
-      const res = await t.app.inject({
-        method: 'GET',
-        url: '/auth/logout',
-        headers: jar.headers(),
-      });
+      const res = await postLogout(jar, 'http://localhost:3000');
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe('/auth/login');
       jar.store(res);
@@ -227,6 +259,14 @@ describe.each(testDatabaseKinds)('POST /auth/login (JSON) on %s', (kind) => {
       // The old cookies no longer work: the session row is revoked.
       expect((await me(before)).statusCode).toBe(401);
       expect((await me(before.delete('access_token'))).statusCode).toBe(401);
+    });
+
+    it('a post from another site is refused and signs nobody out', async () => {
+      const { jar } = await signedIn();
+      for (const origin of ['https://evil.example', 'null']) {
+        expect((await postLogout(jar, origin)).statusCode).toBe(403);
+      }
+      expect((await me(jar)).statusCode).toBe(200);
     });
 
     it('POST answers 204 and revokes too', async () => {

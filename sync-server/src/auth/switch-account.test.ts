@@ -230,10 +230,12 @@ describe.each(testDatabaseKinds)('switch accounts (POST /auth/login as a form) o
 
   it('never redirects off-site after a switch', async () => {
     const { child, guardian } = await family();
-    const { jar } = await logInAs(t.app, guardian.email!);
-    const res = await switchTo(jar, { impersonate: child.id, redirectTo: '//evil.example/steal' });
-    expect(res.statusCode).toBe(303);
-    expect(res.headers.location).toBe('/dashboard');
+    for (const redirectTo of ['//evil.example/steal', '/..//evil.example', '/.//evil.example']) {
+      const { jar } = await logInAs(t.app, guardian.email!);
+      const res = await switchTo(jar, { impersonate: child.id, redirectTo });
+      expect(res.statusCode).toBe(303);
+      expect(res.headers.location).toBe('/dashboard');
+    }
   });
 
   it('lets a platform admin act as anyone, on record, and come back', async () => {

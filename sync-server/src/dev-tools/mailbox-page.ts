@@ -24,27 +24,20 @@ function renderEntry(entry: MailboxEntry): string {
 </article>`;
 }
 
-/** The development mailbox: what the outbox mailer recorded instead of sending. */
-export function renderMailboxPage(entries: MailboxEntry[]): string {
-  const body = entries.length > 0 ? entries.map(renderEntry).join('\n') : '<p>No emails yet.</p>';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Development mailbox</title>
-<style>
-body { font-family: system-ui, sans-serif; max-width: 48rem; margin: 2rem auto; padding: 0 1rem; color: #1f2937; }
+const STYLE = `body { font-family: system-ui, sans-serif; max-width: 48rem; margin: 2rem auto; padding: 0 1rem; color: #1f2937; }
 article { border: 1px solid #d1d5db; border-radius: .5rem; padding: 1rem; margin-bottom: 1rem; }
 h2 { font-size: 1.1rem; margin: 0 0 .25rem; }
 .meta { color: #4b5563; margin: 0 0 .5rem; font-size: .9rem; }
-pre { white-space: pre-wrap; word-break: break-word; font: inherit; margin: 0; }
-</style>
-</head>
-<body>
-<h1>Development mailbox</h1>
+pre { white-space: pre-wrap; word-break: break-word; font: inherit; margin: 0; }`;
+
+/** The development mailbox: what the outbox mailer recorded instead of sending. */
+export function mailboxPage(entries: MailboxEntry[]) {
+  const list = entries.length > 0 ? entries.map(renderEntry).join('\n') : '<p>No emails yet.</p>';
+  return {
+    title: 'Development mailbox',
+    style: STYLE,
+    body: `<h1>Development mailbox</h1>
 <p>The newest 50 emails this server recorded instead of sending (no SMTP_URL configured).</p>
-${body}
-</body>
-</html>`;
+${list}`,
+  };
 }

@@ -8,7 +8,7 @@ import { linkify } from './mailbox-page.ts';
 describe.each(testDatabaseKinds)('development mailbox on %s', (kind) => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, { env: { DEV_TOOLS: '1' } });
   });
   afterAll(() => t.close());
 
@@ -49,7 +49,7 @@ describe('development mailbox elsewhere', () => {
   const smtpLike: Mailer = { kind: 'smtp', send: async () => {} };
 
   it('does not exist when emails really leave, nor in production', async () => {
-    for (const overrides of [{ mailer: smtpLike }, { env: { NODE_ENV: 'production' } }]) {
+    for (const overrides of [{ mailer: smtpLike, env: { DEV_TOOLS: '1' } }, { env: { NODE_ENV: 'production' } }]) {
       const t = await createTestApp(testDatabaseKinds[0]!, overrides);
       try {
         expect((await t.app.inject({ method: 'GET', url: '/dev/mailbox' })).statusCode).toBe(404);

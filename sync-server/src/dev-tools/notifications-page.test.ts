@@ -9,7 +9,7 @@ describe.each(testDatabaseKinds)('development notifications page on %s', (kind) 
   let t: Awaited<ReturnType<typeof createTestApp>>;
   let recipient: Awaited<ReturnType<typeof insertTestUser>>;
   beforeAll(async () => {
-    t = await createTestApp(kind);
+    t = await createTestApp(kind, { env: { DEV_TOOLS: '1' } });
     recipient = await insertTestUser(t.db);
     await t.db
       .insert(notificationTokens)

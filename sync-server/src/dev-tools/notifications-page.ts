@@ -16,29 +16,22 @@ function renderNotice(notice: SentNotice): string {
 </article>`;
 }
 
-/** The development notifications page: every notice the Notifier was asked to send. */
-export function renderNotificationsPage(notices: SentNotice[]): string {
-  const body =
-    notices.length > 0 ? notices.map(renderNotice).join('\n') : '<p>No notifications yet.</p>';
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Development notifications</title>
-<style>
-body { font-family: system-ui, sans-serif; max-width: 48rem; margin: 2rem auto; padding: 0 1rem; color: #1f2937; }
+const STYLE = `body { font-family: system-ui, sans-serif; max-width: 48rem; margin: 2rem auto; padding: 0 1rem; color: #1f2937; }
 article { border: 1px solid #d1d5db; border-radius: .5rem; padding: 1rem; margin-bottom: 1rem; }
 h2 { font-size: 1.1rem; margin: 0 0 .25rem; }
 .meta { color: #4b5563; margin: 0 0 .5rem; font-size: .9rem; }
 .error { color: #b91c1c; font-size: .9rem; }
-p { margin: 0 0 .25rem; }
-</style>
-</head>
-<body>
-<h1>Development notifications</h1>
+p { margin: 0 0 .25rem; }`;
+
+/** The development notifications page: every notice the Notifier was asked to send. */
+export function notificationsPage(notices: SentNotice[]) {
+  const list =
+    notices.length > 0 ? notices.map(renderNotice).join('\n') : '<p>No notifications yet.</p>';
+  return {
+    title: 'Development notifications',
+    style: STYLE,
+    body: `<h1>Development notifications</h1>
 <p>The newest 50 notices this server recorded, one per recipient: with the outbox adapter they were only recorded; with Web Push or Firebase the status says what the push service answered.</p>
-${body}
-</body>
-</html>`;
+${list}`,
+  };
 }

@@ -38,29 +38,38 @@ export async function actorOf(db: Db, session: SessionContext): Promise<Actor> {
 /**
  * The replicating party of a request: a signed-in session — or, when the request says it
  * comes from a kiosk (KIOSK_REQUEST_HEADER), that kiosk's credential and never a session. A
- * device holding both never mixes their scopes. `stillAllowed` is asked again by the stream.
+ * device holding both never mixes their scopes. `holder` names the session or kiosk device
+ * (the stream limit counts per holder); `currentActor` is asked again by the stream, and is
+ * null once the session or kiosk has ended.
  */
 export async function replicatingActor(
   app: FastifyInstance,
   request: FastifyRequest,
-): Promise<{ actor: Actor; stillAllowed: () => Promise<boolean> }> {
+): Promise<{ actor: Actor; holder: string; currentActor: () => Promise<Actor | null> }> {
   if (request.headers[KIOSK_REQUEST_HEADER] !== undefined) {
     const { kiosk } = await requireKiosk(app, request);
+    const actor: Actor = {
+      userId: kiosk.startedByUserId,
+      view: 'kiosk',
+      orgId: kiosk.orgId,
+      claims: [],
+      familyUserIds: [],
+    };
     return {
-      actor: {
-        userId: kiosk.startedByUserId,
-        view: 'kiosk',
-        orgId: kiosk.orgId,
-        claims: [],
-        familyUserIds: [],
-      },
-      stillAllowed: async () => (await findLiveKiosk(app.db, { id: kiosk.id })) !== null,
+      actor,
+      holder: `kiosk:${kiosk.id}`,
+      // A kiosk's scope is its organisation's, fixed when it started.
+      currentActor: async () => ((await findLiveKiosk(app.db, { id: kiosk.id })) ? actor : null),
     };
   }
   const session = await requireSession(request);
   return {
     actor: await actorOf(app.db, session),
-    stillAllowed: async () => (await findLiveSession(app.db, session.sessionId)) !== null,
+    holder: `session:${session.sessionId}`,
+    currentActor: async () => {
+      const live = await findLiveSession(app.db, session.sessionId);
+      return live ? actorOf(app.db, { ...live, sessionId: session.sessionId }) : null;
+    },
   };
 }
 

@@ -3,13 +3,14 @@ import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { isCollectionName } from '@platform/schema/sync/collections';
 import { pullQuerySchema, pushBodySchema } from '@platform/schema/sync/sync.zod';
-import { NotFound } from '../plugins/domain-errors.ts';
+import { NotFound, TooManyRequests } from '../plugins/domain-errors.ts';
 import { replicatingActor } from './actor.ts';
 import { ChangeHub } from './change-feed.ts';
 import { collectionDefinitions } from './collections/definitions.ts';
 import { pullChanges } from './pull.ts';
 import { pushChanges, PushRefused } from './push.ts';
-import { openStream } from './stream.ts';
+import { StreamSlots } from './stream-slots.ts';
+import { MAX_STREAMS_PER_HOLDER, openStream } from './stream.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -56,9 +57,17 @@ export const syncRoutes = fp(
       }
     });
 
+    const streamSlots = new StreamSlots(MAX_STREAMS_PER_HOLDER);
     app.get('/api/sync/stream', async (request, reply) => {
-      const { actor, stillAllowed } = await replicatingActor(app, request);
-      openStream(reply, hub, actor, stillAllowed);
+      const { actor, holder, currentActor } = await replicatingActor(app, request);
+      const release = streamSlots.take(holder);
+      if (!release) throw new TooManyRequests('Too many live streams are open for this session.');
+      try {
+        openStream(reply, hub, actor, { currentActor, onClose: release });
+      } catch (error) {
+        release();
+        throw error;
+      }
     });
   },
   { name: 'sync', dependencies: ['db', 'session'] },

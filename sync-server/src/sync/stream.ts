@@ -5,6 +5,12 @@ import type { ChangeHub, ChangeNotification } from './change-feed.ts';
 import { collectionDefinitions } from './collections/definitions.ts';
 
 export const HEARTBEAT_MS = 15_000;
+/**
+ * Live streams one session (or one kiosk device) may hold at once. Only the leading tab of a
+ * browser replicates, so a person needs one per browser sharing the session, and a few
+ * reconnects the server has not yet seen close.
+ */
+export const MAX_STREAMS_PER_HOLDER = 4;
 
 /** Which collections' changes an actor hears about, and whether all of them or only their own. */
 function interests(actor: Actor) {
@@ -17,6 +23,18 @@ function interests(actor: Actor) {
     }
   }
   return result;
+}
+
+/** The interests compared as a value: collection names, organisation, owners (sorted), writable. */
+function interestsKey(scopes: ReturnType<typeof interests>): string {
+  return JSON.stringify(
+    [...scopes.entries()]
+      .sort(([x], [y]) => x.localeCompare(y))
+      .map(([name, scope]) => [
+        name,
+        { ...scope, ownerIds: scope.ownerIds ? [...scope.ownerIds].sort() : null },
+      ]),
+  );
 }
 
 export function concerns(
@@ -32,14 +50,19 @@ export function concerns(
  * Server-sent events for one client: `resync` on connect (it may have missed changes while
  * away), `change` per committed change it may see, a heartbeat comment so proxies keep it
  * open, and `resync` again if it fell behind (its socket buffer was full).
+ *
+ * A stream's scope is fixed when it opens. Each heartbeat asks who the holder is now: a
+ * session revoked (signed out, switched away from) or whose scope changed (claims, family)
+ * ends the stream, and the client reconnects — with its new scope, or to a 401.
  */
 export function openStream(
   reply: FastifyReply,
   hub: ChangeHub,
   actor: Actor,
-  stillSignedIn: () => Promise<boolean>,
+  options: { currentActor: () => Promise<Actor | null>; onClose: () => void },
 ) {
   const scopes = interests(actor);
+  const scopesKey = interestsKey(scopes);
   const raw = reply.raw;
   reply.hijack();
   raw.writeHead(200, {
@@ -73,14 +96,19 @@ export function openStream(
     () => write('event: resync\ndata: {}\n\n'),
   );
   const heartbeat = setInterval(() => {
-    stillSignedIn()
-      .then((ok) => (ok ? write(': heartbeat\n\n') : raw.end()))
+    options
+      .currentActor()
+      .then((now) => {
+        if (now && interestsKey(interests(now)) === scopesKey) write(': heartbeat\n\n');
+        else raw.end();
+      })
       // The database is unreachable for a moment: keep the stream, never crash the process.
       .catch(() => write(': heartbeat\n\n'));
   }, HEARTBEAT_MS);
   const stop = () => {
     clearInterval(heartbeat);
     unsubscribe();
+    options.onClose();
   };
   raw.on('close', stop);
   raw.on('error', stop);

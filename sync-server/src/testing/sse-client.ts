@@ -14,7 +14,8 @@ export async function openSse(url: string, headers: Record<string, string>) {
     },
   });
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  void (async () => {
+  /** Resolves when the server ends the stream (or the client aborts it). */
+  const ended = (async () => {
     try {
       for (;;) {
         const { value, done } = await reader.read();
@@ -49,7 +50,7 @@ export async function openSse(url: string, headers: Record<string, string>) {
       check();
     });
   }
-  return { events, next, close: () => controller.abort() };
+  return { events, next, ended, close: () => controller.abort() };
 }
 
 export const changeOf = (collection: string) => (event: EventSourceMessage) =>

@@ -7,11 +7,24 @@ import type { Notifier } from '../adapters/notifier/port.ts';
 import type { Db } from '../db/open-database.ts';
 import type { JWTVerifyGetKey } from 'jose';
 
+/** The configuration of test apps, with these variables set, or unset (undefined). */
+export function testConfig(overrides: Record<string, string | undefined> = {}) {
+  const env = Object.entries({
+    NODE_ENV: 'test',
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
+    PWA_DIST: '/nonexistent-pwa-dist',
+    PUBLIC_URL: 'http://localhost:3000',
+    ...overrides,
+  }).filter((entry): entry is [string, string] => entry[1] !== undefined);
+  return loadConfig(Object.fromEntries(env));
+}
+
 /** The real app on a fresh database of the given kind, for `inject` tests. */
 export async function createTestApp(
   kind: 'postgres' | 'pglite',
   overrides: {
-    env?: Record<string, string>;
+    /** Variables to set, or to leave unset (undefined). */
+    env?: Record<string, string | undefined>;
     mailer?: Mailer;
     /** Built on the test's database (adapters read the device registrations). */
     notifier?: (db: Db) => Notifier;
@@ -19,13 +32,7 @@ export async function createTestApp(
   } = {},
 ) {
   const database = await createTestDatabase(kind);
-  const config = loadConfig({
-    NODE_ENV: 'test',
-    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123456789',
-    PWA_DIST: '/nonexistent-pwa-dist',
-    PUBLIC_URL: 'http://localhost:3000',
-    ...overrides.env,
-  });
+  const config = testConfig(overrides.env);
   const app = await buildApp({
     config,
     database,

@@ -1,7 +1,8 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ShellFile } from './shell-file.ts';
 
 /** Rewrites the app shell for one request (an organisation's branded pages), or leaves it. */
 export type ShellTransform = (html: string, request: FastifyRequest) => Promise<string>;
@@ -18,15 +19,8 @@ export async function registerSpa(
   distDir: string,
   transformShell?: ShellTransform,
 ) {
-  const indexFile = path.join(distDir, 'index.html');
-  // Read again only when a new build replaced it.
-  let shell = { mtimeMs: -1, html: '' };
-  const readShell = () => {
-    const { mtimeMs } = statSync(indexFile);
-    if (mtimeMs !== shell.mtimeMs) shell = { mtimeMs, html: readFileSync(indexFile, 'utf8') };
-    return shell.html;
-  };
-  if (!existsSync(indexFile)) {
+  const shell = new ShellFile(path.join(distDir, 'index.html'));
+  if (!shell.exists()) {
     app.log.warn(`No PWA build at ${distDir}; run "npm run build". Only the API is served.`);
     return;
   }
@@ -55,6 +49,6 @@ export async function registerSpa(
     if (path.extname(urlPath) && !urlPath.endsWith('.html')) return reply.callNotFound();
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     if (!transformShell) return reply.sendFile('index.html');
-    return reply.send(await transformShell(readShell(), request));
+    return reply.send(await transformShell(shell.html(), request));
   });
 }

@@ -1,10 +1,9 @@
 import type { FormEvent } from 'react';
 import type { UseFormReturn } from 'react-hook-form';
-import { useNavigate } from 'react-router';
 import { afterSignupPath } from '@platform/schema/auth/redirect.rules';
 import type { CompanyInfo } from '@platform/schema/auth/signup-form.rules';
 import { trimmedRegister } from '../../../lib/trimmed-register.ts';
-import { GoogleButton, googleLoginPath } from './google-button.tsx';
+import { GoogleButton, openGoogleLoginPage } from './google-button.tsx';
 import { StepHeading } from './step-heading.tsx';
 import { TextField } from './text-field.tsx';
 
@@ -24,7 +23,6 @@ export function CompanyInfoStep({
   onContinue,
   onChangeType,
 }: CompanyInfoStepProps) {
-  const navigate = useNavigate();
   const register = trimmedRegister(form);
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
@@ -33,7 +31,7 @@ export function CompanyInfoStep({
     void form.handleSubmit(({ companyName }) => {
       if (!viaGoogle) return onContinue();
       const target = afterSignupPath('organization', redirectTo);
-      void navigate(googleLoginPath({ redirectTo: target, orgFields: { companyName } }));
+      openGoogleLoginPage({ redirectTo: target, orgFields: { companyName } });
     })(event);
   };
 

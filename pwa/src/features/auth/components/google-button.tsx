@@ -1,4 +1,3 @@
-import { useNavigate } from 'react-router';
 import { withQuery } from '../auth-query.ts';
 
 type GoogleTarget = {
@@ -21,6 +20,15 @@ export function googleLoginPath({ redirectTo, orgFields, orgId }: GoogleTarget):
   });
 }
 
+/**
+ * Opens that page as a full page load: only its own document's Content-Security-Policy
+ * allows Google's origins (schema/src/app/outside-services.rules.ts), so a client-side
+ * navigation from here would leave GIS blocked.
+ */
+export function openGoogleLoginPage(target: GoogleTarget): void {
+  window.location.assign(googleLoginPath(target));
+}
+
 type GoogleButtonProps = GoogleTarget & {
   label: 'Sign in with Google' | 'Sign up with Google';
   /** As a submit button the surrounding form validates first and decides where to go. */
@@ -28,14 +36,13 @@ type GoogleButtonProps = GoogleTarget & {
 };
 
 export function GoogleButton({ label, submit = false, ...target }: GoogleButtonProps) {
-  const navigate = useNavigate();
   return (
     <button
       type={submit ? 'submit' : 'button'}
       name={submit ? 'provider' : undefined}
       value={submit ? 'google' : undefined}
       className="auth-button auth-button--google"
-      onClick={submit ? undefined : () => void navigate(googleLoginPath(target))}
+      onClick={submit ? undefined : () => openGoogleLoginPage(target)}
     >
       <GoogleMark />
       {label}

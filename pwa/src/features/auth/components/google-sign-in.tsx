@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { googleMessages } from '@platform/schema/auth/auth.messages';
 import { withQuery } from '../auth-query.ts';
-import { loadGoogleIdentity, postForm } from '../google/google-identity.ts';
+import { postForm } from '../../../lib/post-form.ts';
+import { loadGoogleIdentity } from '../google/google-identity.ts';
 import { FormAlert } from './form-alert.tsx';
 
 type GoogleSignInProps = {

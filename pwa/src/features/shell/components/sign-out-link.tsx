@@ -1,7 +1,12 @@
 import { forgetCachedUser } from '../../../lib/current-user.ts';
+import { postForm } from '../../../lib/post-form.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
 
-/** /auth/logout is the server's (it clears the session and redirects to /auth/login). */
+/**
+ * Signs out with a form POST to /auth/logout (the server ends the session and answers with
+ * /auth/login). The link itself opens the server's page that asks first, for a click that
+ * never reaches this handler (a new tab); GET alone signs nobody out.
+ */
 export function SignOutLink({ className }: { className?: string }) {
   const { forgetLocalData } = useAccountSync();
   return (
@@ -17,7 +22,7 @@ export function SignOutLink({ className }: { className?: string }) {
           new Promise((resolve) => setTimeout(resolve, 3000)),
         ]);
         void Promise.allSettled([forgetCachedUser(), forgetData]).finally(() =>
-          window.location.assign('/auth/logout'),
+          postForm('/auth/logout'),
         );
       }}
     >

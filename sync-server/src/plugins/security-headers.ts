@@ -1,0 +1,70 @@
+import type { IncomingMessage } from 'node:http';
+import path from 'node:path';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { outsideServicesOf } from '@platform/schema/app/outside-services.rules';
+import type { PushConfig } from '../adapters/notifier/push-config.ts';
+import { contentSecurityPolicy, type PolicyContext } from '../web/content-security-policy.ts';
+import { ShellFile } from '../web/shell-file.ts';
+
+/** Where the browser's Firebase Messaging asks for its token (pwa/src/features/notifications). */
+const connectFor = (push: PushConfig): string[] =>
+  push.adapter === 'firebase'
+    ? ['https://firebaseinstallations.googleapis.com', 'https://fcmregistrations.googleapis.com']
+    : [];
+
+const pathnameOf = (request: IncomingMessage) =>
+  new URL(request.url ?? '/', 'http://local').pathname;
+
+/**
+ * Security headers on every answer (@fastify/helmet): the Content-Security-Policy of
+ * web/content-security-policy.ts for the request's page, nosniff, no framing, a referrer
+ * policy that keeps paths on our site (origin only elsewhere: Google's sign-in checks it),
+ * HSTS behind https. Pages the server renders itself (log-out, development) set a stricter
+ * policy of their own, which wins.
+ */
+export const securityHeadersPlugin = fp(
+  async (app: FastifyInstance) => {
+    const https = app.config.publicUrl.startsWith('https:');
+    const shell = new ShellFile(path.join(app.config.pwaDist, 'index.html'));
+    const context = (): PolicyContext => ({
+      scriptHashes: shell.scriptHashes(),
+      https,
+      connect: connectFor(app.config.push),
+    });
+    // Helmet asks once per directive; the policy is worked out once per request.
+    const policies = new WeakMap<IncomingMessage, Map<string, string[]>>();
+    const policyOf = (request: IncomingMessage) => {
+      let policy = policies.get(request);
+      if (!policy) {
+        policy = contentSecurityPolicy(outsideServicesOf(pathnameOf(request)), context());
+        policies.set(request, policy);
+      }
+      return policy;
+    };
+    const directiveNames = [...contentSecurityPolicy([], context()).keys()];
+    const directives = Object.fromEntries(
+      directiveNames.map((name) => [
+        name,
+        name === 'upgrade-insecure-requests'
+          ? []
+          : [(request: IncomingMessage) => (policyOf(request).get(name) ?? []).join(' ')],
+      ]),
+    );
+    await app.register(helmet, {
+      contentSecurityPolicy: { useDefaults: false, directives },
+      referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+      xFrameOptions: { action: 'deny' },
+      // Over plain http (development) HSTS means nothing; behind https it is helmet's default.
+      ...(https ? {} : { strictTransportSecurity: false }),
+    });
+    // Google's account chooser is a popup that reports back to the page that opened it.
+    app.addHook('onRequest', async (request, reply) => {
+      if (outsideServicesOf(pathnameOf(request.raw)).includes('google-sign-in')) {
+        reply.header('cross-origin-opener-policy', 'same-origin-allow-popups');
+      }
+    });
+  },
+  { name: 'security-headers' },
+);
