@@ -17,11 +17,15 @@ import { webManifestRoutes } from './web-manifest/routes.ts';
 import { registerSpa } from './web/spa.ts';
 import { brandShell } from './branding/routes.ts';
 import { registerFeatures } from './features.ts';
+import type { JobQueueSettings } from './jobs/job-queue.ts';
+import { jobsPlugin } from './jobs/jobs.plugin.ts';
 
 export type AppDeps = {
   config: Config;
   database: Database;
   mailer?: Mailer;
+  /** Tests poll faster, shorten the backoff, or keep the workers off. */
+  jobs?: Partial<JobQueueSettings>;
   /** Tests inject one (an outbox, or an adapter pointed at a local push service). */
   notifier?: Notifier;
   logger?: FastifyServerOptions['logger'];
@@ -59,6 +63,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(formbody);
   await app.register(httpMapPlugin);
   await app.register(dbPlugin, { database: deps.database });
+  await app.register(jobsPlugin, { settings: deps.jobs ?? {} });
   await app.register(csrfPlugin, { publicUrl: deps.config.publicUrl });
   await app.register(sessionPlugin, { secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });
   await app.register(healthRoutes);

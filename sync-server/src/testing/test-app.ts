@@ -3,9 +3,17 @@ import { loadConfig } from '../config.ts';
 import { buildApp } from '../app.ts';
 import { createTestDatabase } from './test-database.ts';
 import type { Mailer } from '../adapters/mailer/port.ts';
+import type { JobQueueSettings } from '../jobs/job-queue.ts';
 import type { Notifier } from '../adapters/notifier/port.ts';
 import type { Db } from '../db/open-database.ts';
 import type { JWTVerifyGetKey } from 'jose';
+
+/** Jobs run as in production, but retried after about a second and given back faster on close. */
+export const testJobSettings: Partial<JobQueueSettings> = {
+  pollingIntervalSeconds: 0.5,
+  retryDelaySeconds: 1,
+  stopTimeoutMs: 2_000,
+};
 
 /** The real app on a fresh database of the given kind, for `inject` tests. */
 export async function createTestApp(
@@ -13,6 +21,7 @@ export async function createTestApp(
   overrides: {
     env?: Record<string, string>;
     mailer?: Mailer;
+    jobs?: Partial<JobQueueSettings>;
     /** Built on the test's database (adapters read the device registrations). */
     notifier?: (db: Db) => Notifier;
     googleKeys?: JWTVerifyGetKey;
@@ -30,6 +39,7 @@ export async function createTestApp(
     config,
     database,
     ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
+    jobs: { ...testJobSettings, ...overrides.jobs },
     ...(overrides.notifier ? { notifier: overrides.notifier(database.db) } : {}),
     ...(overrides.googleKeys ? { googleKeys: overrides.googleKeys } : {}),
   });

@@ -1,0 +1,32 @@
+import type { FastifyInstance } from 'fastify';
+
+const TIMEOUT_MS = 15_000;
+const POLL_MS = 20;
+const pause = () => new Promise((resolve) => setTimeout(resolve, POLL_MS));
+
+/**
+ * Runs the app's queued jobs now: wakes its workers until no job is due or running (retries
+ * waiting for their backoff are not due). Fails the test when jobs are still due after 15 s.
+ */
+export async function drainJobs(app: FastifyInstance): Promise<void> {
+  const deadline = Date.now() + TIMEOUT_MS;
+  let idleChecks = 0;
+  // Twice idle in a row: a job that just finished may have queued another (an email).
+  while (idleChecks < 2) {
+    if (Date.now() > deadline) throw new Error(`jobs still due after ${TIMEOUT_MS} ms`);
+    app.jobs.wake();
+    idleChecks = (await app.jobs.dueCount()) === 0 ? idleChecks + 1 : 0;
+    if (idleChecks < 2) await pause();
+  }
+}
+
+/** Polls until `read` answers something truthy; fails the test with `what` after 15 s. */
+export async function waitFor<T>(what: string, read: () => Promise<T | undefined>): Promise<T> {
+  const deadline = Date.now() + TIMEOUT_MS;
+  for (;;) {
+    const value = await read();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`waited ${TIMEOUT_MS} ms for ${what}`);
+    await pause();
+  }
+}
