@@ -119,6 +119,12 @@ export const passwordResetTokens = pgTable('password_reset_tokens', {
   createdAt: createdAt(),
 });
 
+/**
+ * Every email, from the moment it is queued (decision 0015). The bodies hold live links
+ * (reset, set-password, invitation), so they are kept only until the delivery job is done with
+ * them: once sent or failed for good only recipient, subject, status, times and error remain.
+ * The development outbox adapter keeps its bodies (that is its purpose) until they are pruned.
+ */
 export const emailOutbox = pgTable(
   'email_outbox',
   {
@@ -126,7 +132,7 @@ export const emailOutbox = pgTable(
     orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'set null' }),
     toAddress: text('to_address').notNull(),
     subject: text('subject').notNull(),
-    textBody: text('text_body').notNull(),
+    textBody: text('text_body'),
     htmlBody: text('html_body'),
     status: text('status', { enum: ['pending', 'sent', 'failed', 'recorded'] }).notNull().default('pending'),
     error: text('error'),

@@ -5,6 +5,7 @@ import { afterSignupPath } from '@platform/schema/auth/redirect.rules';
 import { crmInvitations, users } from '@platform/schema/db';
 import { createHash } from 'node:crypto';
 import type { Tx } from '../db/open-database.ts';
+import { useUpResetLinks } from '../auth/password-reset.service.ts';
 import { enrolCustomer, renameRosterItemsOf } from '../roster/roster.service.ts';
 import { markInvitationsAccepted } from './invitations.repository.ts';
 
@@ -58,6 +59,8 @@ export async function claimInvitedAccount(
     })
     .where(eq(users.id, user.id));
   await markInvitationsAccepted(tx, user.id);
+  // The account has its password now: a set-password link still in a mailbox must not reset it.
+  await useUpResetLinks(tx, user.id);
   await renameRosterItemsOf(tx, user.id, names);
   await enrolCustomer(tx, invitation.orgId, { id: user.id, ...names, email: user.email });
   return {

@@ -128,6 +128,7 @@ export async function createChildren(
             }),
           );
       }
+      await deliverEmails(deps, tx, mails);
       return { members, mails };
     })
     .catch((error: unknown) => {
@@ -137,7 +138,6 @@ export async function createChildren(
         { field: 'signupDtos', message: familyMessages.childEmailTaken },
       ]);
     });
-  await deliverEmails(deps, created.mails);
   return created.members;
 }
 

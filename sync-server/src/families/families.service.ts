@@ -128,17 +128,12 @@ export async function issueSetPasswordLink(tx: Tx, publicUrl: string, userId: st
 }
 
 /**
- * Sends after the commit. A failed email does not undo the family change: it is logged (and
- * kept in the outbox as failed), and the person can still use Forgot password.
+ * Queues the emails in the transaction that made their links (decision 0015): they exist only
+ * if it commits, and a job delivers them — retried, and logged if it fails for good (the
+ * person can still use Forgot password).
  */
-export async function deliverEmails(deps: FamilyDeps, emails: readonly OutgoingEmail[]) {
-  for (const email of emails) {
-    try {
-      await deps.mailer.send(email);
-    } catch (error) {
-      deps.log.error({ err: error, to: email.to }, 'family email not sent');
-    }
-  }
+export async function deliverEmails(deps: FamilyDeps, tx: Tx, emails: readonly OutgoingEmail[]) {
+  for (const email of emails) await deps.mailer.send(email, { tx });
 }
 
 export async function orgLabelOf(db: Db, orgId: string | null): Promise<string | null> {

@@ -112,10 +112,10 @@ async function addGuardian(
           link: await issueSetPasswordLink(tx, deps.publicUrl, guardian.id),
         });
       }
+      if (mail) await deliverEmails(deps, tx, [mail]);
       return { guardian: toMember(guardian), mail };
     }),
   );
-  if (outcome.mail) await deliverEmails(deps, [outcome.mail]);
   return outcome.guardian;
 }
 

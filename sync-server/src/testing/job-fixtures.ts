@@ -1,4 +1,7 @@
+import { and, asc, eq, ne } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
+import { emailOutbox } from '@platform/schema/db';
+import type { Db } from '../db/open-database.ts';
 
 const TIMEOUT_MS = 15_000;
 const POLL_MS = 20;
@@ -29,4 +32,32 @@ export async function waitFor<T>(what: string, read: () => Promise<T | undefined
     if (Date.now() > deadline) throw new Error(`waited ${TIMEOUT_MS} ms for ${what}`);
     await pause();
   }
+}
+
+/** The emails to `address`, newest first, once none is still waiting for its delivery job. */
+export async function settledEmailsTo(db: Db, address: string) {
+  const rowsOf = () =>
+    db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, address))
+      .orderBy(asc(emailOutbox.createdAt));
+  const rows = await waitFor(`the emails to ${address} to be delivered`, async () => {
+    const found = await rowsOf();
+    return found.every((row) => row.status !== 'pending') ? found : undefined;
+  });
+  return rows.reverse();
+}
+
+/** The first email to `address` the delivery job is done with (sent, recorded or failed). */
+export function waitForEmail(db: Db, address: string) {
+  return waitFor(`an email to ${address}`, async () => {
+    const [row] = await db
+      .select()
+      .from(emailOutbox)
+      .where(and(eq(emailOutbox.toAddress, address), ne(emailOutbox.status, 'pending')))
+      .orderBy(asc(emailOutbox.createdAt))
+      .limit(1);
+    return row;
+  });
 }

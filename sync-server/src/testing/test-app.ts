@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../config.ts';
 import { buildApp } from '../app.ts';
 import { createTestDatabase } from './test-database.ts';
-import type { Mailer } from '../adapters/mailer/port.ts';
+import type { MailTransport } from '../adapters/mailer/port.ts';
 import type { JobQueueSettings } from '../jobs/job-queue.ts';
 import type { Notifier } from '../adapters/notifier/port.ts';
 import type { Db } from '../db/open-database.ts';
@@ -20,7 +20,7 @@ export async function createTestApp(
   kind: 'postgres' | 'pglite',
   overrides: {
     env?: Record<string, string>;
-    mailer?: Mailer;
+    mailTransport?: MailTransport;
     jobs?: Partial<JobQueueSettings>;
     /** Built on the test's database (adapters read the device registrations). */
     notifier?: (db: Db) => Notifier;
@@ -38,7 +38,7 @@ export async function createTestApp(
   const app = await buildApp({
     config,
     database,
-    ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
+    ...(overrides.mailTransport ? { mailTransport: overrides.mailTransport } : {}),
     jobs: { ...testJobSettings, ...overrides.jobs },
     ...(overrides.notifier ? { notifier: overrides.notifier(database.db) } : {}),
     ...(overrides.googleKeys ? { googleKeys: overrides.googleKeys } : {}),
