@@ -14,4 +14,7 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   jobs.handle('forgot-password', (payload) =>
     requestPasswordReset(db, app.mailer, app.config.publicUrl, payload.email),
   );
+  jobs.handle('push-notice', async (notice) => {
+    await app.notifier.send(notice);
+  });
 }
