@@ -152,7 +152,12 @@ export const loginAttempts = pgTable(
     succeeded: boolean('succeeded').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('login_attempts_identifier').on(t.identifier, t.createdAt), index('login_attempts_ip').on(t.ip, t.createdAt)],
+  (t) => [
+    index('login_attempts_identifier').on(t.identifier, t.createdAt),
+    index('login_attempts_ip').on(t.ip, t.createdAt),
+    // Pruning deletes by age alone (decision 0016).
+    index('login_attempts_created').on(t.createdAt),
+  ],
 );
 
 /** Who acted as whom, and when (switch accounts, impersonation). */
@@ -167,7 +172,11 @@ export const auditLog = pgTable(
     detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_actor').on(t.actorUserId, t.createdAt)],
+  (t) => [
+    index('audit_log_actor').on(t.actorUserId, t.createdAt),
+    // Pruning past AUDIT_RETENTION_DAYS deletes by age alone (decision 0016).
+    index('audit_log_created').on(t.createdAt),
+  ],
 );
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });

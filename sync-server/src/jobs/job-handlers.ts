@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { abandonEmail, deliverStoredEmail } from '../adapters/mailer/email-delivery.ts';
 import type { MailTransport } from '../adapters/mailer/port.ts';
 import { requestPasswordReset } from '../auth/password-reset.service.ts';
+import { pruneExpiredData } from '../maintenance/prune.service.ts';
 
 /** Each feature's background work, composed in one place (as features.ts composes routes). */
 export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport: MailTransport }) {
@@ -16,5 +17,11 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   );
   jobs.handle('push-notice', async (notice) => {
     await app.notifier.send(notice);
+  });
+  jobs.handle('prune', async () => {
+    const pruned = await pruneExpiredData(db, {
+      auditRetentionDays: app.config.auditRetentionDays,
+    });
+    app.log.info({ pruned }, 'pruned expired data');
   });
 }
