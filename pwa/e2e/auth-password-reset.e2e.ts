@@ -28,13 +28,22 @@ describe('resetting a forgotten password', () => {
     await page.getByLabel('Email').fill(email);
     await page.getByRole('button', { name: 'Send reset link' }).click();
     await page.getByRole('status').getByText(passwordResetMessages.sent, { exact: true }).waitFor();
-    const mailbox = (await (
-      await page.request.get(`${env.server.url}/api/dev/mailbox`)
-    ).json()) as MailboxEntry[];
-    const mail = mailbox.find((entry) => entry.to === email);
-    const link = mail?.text.match(/https?:\/\/\S+\/auth\/reset-password\?token=\S+/)?.[0];
-    if (!link) throw new Error(`no reset link for ${email} in ${JSON.stringify(mailbox)}`);
-    return link;
+    // The email is written by a background job after the answer: look until it is there.
+    let link: string | undefined;
+    await expect
+      .poll(
+        async () => {
+          const mailbox = (await (
+            await page.request.get(`${env.server.url}/api/dev/mailbox`)
+          ).json()) as MailboxEntry[];
+          const mail = mailbox.find((entry) => entry.to === email);
+          link = mail?.text.match(/https?:\/\/\S+\/auth\/reset-password\?token=\S+/)?.[0];
+          return link;
+        },
+        { timeout: 15_000 },
+      )
+      .toBeDefined();
+    return link!;
   }
 
   it('emails a link that sets a new password, which then logs in', async () => {

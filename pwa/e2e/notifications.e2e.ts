@@ -95,11 +95,19 @@ describe('push notifications', () => {
       });
       return response.json() as Promise<unknown>;
     }, server.seed.zipperOrgId);
-    expect(outcome).toEqual({ status: 'sent', deviceCount: 1, deliveredCount: 1, removedCount: 0 });
+    expect(outcome).toEqual({ status: 'queued', deviceCount: 1, recordedOnly: false });
 
-    const pushed = server.pushService.requests.find(
-      (request) => request.path === '/push/owner-laptop',
-    );
+    // A background job sends it, after the answer.
+    let pushed: (typeof server.pushService.requests)[number] | undefined;
+    await expect
+      .poll(
+        () =>
+          (pushed = server.pushService.requests.find(
+            (request) => request.path === '/push/owner-laptop',
+          )),
+        { timeout: 15_000 },
+      )
+      .toBeDefined();
     if (!pushed) throw new Error('the push service received nothing');
     expect(String(pushed.headers.authorization)).toMatch(/^vapid t=.+, k=.+$/);
     await deliver(subscription.decrypt(pushed.body));

@@ -3,9 +3,10 @@ import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { JWTVerifyGetKey } from 'jose';
 import type { Config } from './config.ts';
 import type { Database } from './db/open-database.ts';
-import type { Mailer } from './adapters/mailer/port.ts';
-import { OutboxMailer } from './adapters/mailer/outbox.ts';
-import { SmtpMailer } from './adapters/mailer/smtp.ts';
+import type { Mailer, MailTransport } from './adapters/mailer/port.ts';
+import { OutboxTransport } from './adapters/mailer/outbox.ts';
+import { QueuedMailer } from './adapters/mailer/queued-mailer.ts';
+import { SmtpTransport } from './adapters/mailer/smtp.ts';
 import type { Notifier } from './adapters/notifier/port.ts';
 import { createNotifier } from './adapters/notifier/create-notifier.ts';
 import { dbPlugin } from './plugins/db.ts';
@@ -18,11 +19,17 @@ import { webManifestRoutes } from './web-manifest/routes.ts';
 import { registerSpa } from './web/spa.ts';
 import { brandShell } from './branding/routes.ts';
 import { registerFeatures } from './features.ts';
+import type { JobQueueSettings } from './jobs/job-queue.ts';
+import { registerJobHandlers } from './jobs/job-handlers.ts';
+import { jobsPlugin } from './jobs/jobs.plugin.ts';
 
 export type AppDeps = {
   config: Config;
   database: Database;
-  mailer?: Mailer;
+  /** How emails leave (tests pass one pointed at a local SMTP server, or one that fails). */
+  mailTransport?: MailTransport;
+  /** Tests poll faster, shorten the backoff, or keep the workers off. */
+  jobs?: Partial<JobQueueSettings>;
   /** Tests inject one (an outbox, or an adapter pointed at a local push service). */
   notifier?: Notifier;
   logger?: FastifyServerOptions['logger'];
@@ -47,13 +54,12 @@ export async function buildApp(deps: AppDeps) {
     bodyLimit: 1_048_576,
   });
   app.decorate('config', deps.config);
-  app.decorate(
-    'mailer',
-    deps.mailer ??
-      (deps.config.smtpUrl
-        ? new SmtpMailer(deps.database.db, deps.config.smtpUrl, deps.config.mailFrom)
-        : new OutboxMailer(deps.database.db)),
-  );
+  const mailTransport: MailTransport =
+    deps.mailTransport ??
+    (deps.config.smtpUrl
+      ? new SmtpTransport(deps.config.smtpUrl, deps.config.mailFrom)
+      : new OutboxTransport());
+  app.addHook('onClose', async () => mailTransport.close?.());
   const notifier = deps.notifier ?? (await createNotifier(deps.database.db, deps.config.push));
   app.decorate('notifier', notifier);
   app.addHook('onClose', async () => notifier.close?.());
@@ -61,11 +67,14 @@ export async function buildApp(deps: AppDeps) {
   await app.register(formbody);
   await app.register(httpMapPlugin);
   await app.register(dbPlugin, { database: deps.database });
+  await app.register(jobsPlugin, { settings: deps.jobs ?? {} });
+  app.decorate('mailer', new QueuedMailer(deps.database.db, app.jobs, mailTransport.kind));
   await app.register(csrfPlugin, { publicUrl: deps.config.publicUrl });
   await app.register(sessionPlugin, { secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });
   await app.register(healthRoutes);
   await app.register(webManifestRoutes);
   await registerFeatures(app, { googleKeys: deps.googleKeys });
+  registerJobHandlers(app, { mailTransport });
   await registerSpa(app, deps.config.pwaDist, brandShell(app));
   return app;
 }

@@ -27,6 +27,20 @@ describe('loadConfig', () => {
     }
   });
 
+  it('keeps audit rows 365 days unless AUDIT_RETENTION_DAYS says otherwise, and names a bad value', () => {
+    const test = { NODE_ENV: 'test' as const, SESSION_SECRET: 'x'.repeat(40) };
+    expect(loadConfig(test).auditRetentionDays).toBe(365);
+    expect(loadConfig({ ...test, AUDIT_RETENTION_DAYS: '30' }).auditRetentionDays).toBe(30);
+    for (const [value, message] of [
+      ['0', 'AUDIT_RETENTION_DAYS must be at least 1'],
+      ['1.5', 'AUDIT_RETENTION_DAYS must be a whole number of days'],
+      ['a year', 'AUDIT_RETENTION_DAYS must be a whole number of days'],
+    ] as const)
+      expect(() => loadConfig({ ...test, AUDIT_RETENTION_DAYS: value })).toThrow(
+        new RegExp(`^ {2}AUDIT_RETENTION_DAYS: ${message}$`, 'm'),
+      );
+  });
+
   it('requires SESSION_SECRET in production and marks cookies Secure behind https', () => {
     expect(() => loadConfig({ NODE_ENV: 'production' })).toThrow(/SESSION_SECRET: required in production/);
     const config = loadConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40), PUBLIC_URL: 'https://app.example' });

@@ -19,6 +19,13 @@ const envSchema = z.object({
   /** A JSON Web Key Set URL for Google ID tokens (Google's own by default). */
   GOOGLE_JWKS_URL: z.url().default('https://www.googleapis.com/oauth2/v3/certs'),
   PWA_DIST: z.string().optional(),
+  /** How long audit rows are kept before the hourly prune job deletes them (decision 0016). */
+  AUDIT_RETENTION_DAYS: z.coerce
+    .number({ message: 'AUDIT_RETENTION_DAYS must be a whole number of days' })
+    .int('AUDIT_RETENTION_DAYS must be a whole number of days')
+    .min(1, 'AUDIT_RETENTION_DAYS must be at least 1')
+    .max(36_500, 'AUDIT_RETENTION_DAYS must be at most 36500 (100 years)')
+    .default(365),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...pushEnvShape,
   ...devToolsEnvShape,
@@ -41,6 +48,7 @@ export type Config = {
   devTools: boolean;
   pwaDist: string;
   logLevel: string;
+  auditRetentionDays: number;
 };
 
 export class ConfigError extends Error {}
@@ -80,6 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     devTools: devTools.enabled,
     pwaDist: path.resolve(e.PWA_DIST ?? path.join(import.meta.dirname, '../../pwa/dist')),
     logLevel: e.LOG_LEVEL,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   };
 }
 

@@ -149,6 +149,12 @@ export const passwordResetTokens = pgTable('password_reset_tokens', {
   createdAt: createdAt(),
 });
 
+/**
+ * Every email, from the moment it is queued (decision 0015). The bodies hold live links
+ * (reset, set-password, invitation), so they are kept only until the delivery job is done with
+ * them: once sent or failed for good only recipient, subject, status, times and error remain.
+ * The development outbox adapter keeps its bodies (that is its purpose) until they are pruned.
+ */
 export const emailOutbox = pgTable(
   'email_outbox',
   {
@@ -156,7 +162,7 @@ export const emailOutbox = pgTable(
     orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'set null' }),
     toAddress: text('to_address').notNull(),
     subject: text('subject').notNull(),
-    textBody: text('text_body').notNull(),
+    textBody: text('text_body'),
     htmlBody: text('html_body'),
     status: text('status', { enum: ['pending', 'sent', 'failed', 'recorded'] }).notNull().default('pending'),
     error: text('error'),
@@ -176,7 +182,12 @@ export const loginAttempts = pgTable(
     succeeded: boolean('succeeded').notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index('login_attempts_identifier').on(t.identifier, t.createdAt), index('login_attempts_ip').on(t.ip, t.createdAt)],
+  (t) => [
+    index('login_attempts_identifier').on(t.identifier, t.createdAt),
+    index('login_attempts_ip').on(t.ip, t.createdAt),
+    // Pruning deletes by age alone (decision 0016).
+    index('login_attempts_created').on(t.createdAt),
+  ],
 );
 
 /** Who acted as whom, and when (switch accounts, impersonation). */
@@ -191,7 +202,11 @@ export const auditLog = pgTable(
     detail: jsonb('detail').$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),
   },
-  (t) => [index('audit_log_actor').on(t.actorUserId, t.createdAt)],
+  (t) => [
+    index('audit_log_actor').on(t.actorUserId, t.createdAt),
+    // Pruning past AUDIT_RETENTION_DAYS deletes by age alone (decision 0016).
+    index('audit_log_created').on(t.createdAt),
+  ],
 );
 
 const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });

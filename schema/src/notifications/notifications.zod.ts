@@ -132,7 +132,7 @@ export type NotificationConfig = z.infer<typeof notificationConfigSchema>;
 export const noticeStatuses = ['recorded', 'sent', 'partial', 'failed', 'no-devices'] as const;
 export type NoticeStatus = (typeof noticeStatuses)[number];
 
-/** send-test-notification: what became of the notice. */
+/** What became of a notice once the Notifier sent it (recorded in notification_outbox). */
 export const noticeOutcomeSchema = z.object({
   status: z.enum(noticeStatuses),
   /** Devices the notice was meant for. */
@@ -143,3 +143,15 @@ export const noticeOutcomeSchema = z.object({
   removedCount: z.number().int().min(0),
 });
 export type NoticeOutcome = z.infer<typeof noticeOutcomeSchema>;
+
+/**
+ * send-test-notification: the notice is sent by a background job, not in the request.
+ * `queued`: on its way to `deviceCount` devices of the caller; `no-devices`: none to send to.
+ * `recordedOnly`: this server only records notices (development), nothing will pop up.
+ */
+export const testNoticeAnswerSchema = z.object({
+  status: z.enum(['queued', 'no-devices']),
+  deviceCount: z.number().int().min(0),
+  recordedOnly: z.boolean(),
+});
+export type TestNoticeAnswer = z.infer<typeof testNoticeAnswerSchema>;

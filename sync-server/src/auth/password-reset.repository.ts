@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { passwordResetTokens } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
 
@@ -22,9 +22,13 @@ export async function findResetToken(
   return row;
 }
 
-export async function markResetTokenUsed(db: Db, id: string) {
+/**
+ * Uses up every outstanding reset and set-password link of the account: one use of any of
+ * them ends the others (a link in an old email or another inbox cannot undo the new password).
+ */
+export async function markUserResetTokensUsed(db: Db, userId: string) {
   await db
     .update(passwordResetTokens)
     .set({ usedAt: new Date() })
-    .where(eq(passwordResetTokens.id, id));
+    .where(and(eq(passwordResetTokens.userId, userId), isNull(passwordResetTokens.usedAt)));
 }

@@ -4,13 +4,13 @@ import {
   forgotPasswordInputSchema,
   resetPasswordInputSchema,
 } from '@platform/schema/auth/auth.zod';
-import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
+import { queuePasswordReset, resetPassword } from './password-reset.service.ts';
 
 export async function passwordResetRoutes(app: FastifyInstance) {
-  // The same answer whether or not the address has an account (no enumeration).
+  // The same answer, after the same work, whether or not the address has an account.
   app.post('/api/auth/forgot-password', async (request) => {
     const { email } = forgotPasswordInputSchema.parse(request.body);
-    await requestPasswordReset(app.db, app.mailer, app.config.publicUrl, email);
+    await queuePasswordReset(app.jobs, email);
     return { ok: true, message: passwordResetMessages.sent };
   });
 

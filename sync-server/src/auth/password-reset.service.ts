@@ -1,14 +1,15 @@
 import { passwordResetMessages } from '@platform/schema/auth/auth.messages';
 import { claimAccount } from '../access/claim-account.ts';
 import type { Mailer } from '../adapters/mailer/port.ts';
-import type { Db } from '../db/open-database.ts';
+import type { Db, Tx } from '../db/open-database.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import { ValidationFailed } from '../plugins/domain-errors.ts';
 import { hashPassword } from './passwords.ts';
 import { passwordResetEmail } from './password-reset.email.ts';
 import {
   findResetToken,
   insertResetToken,
-  markResetTokenUsed,
+  markUserResetTokensUsed,
   type ResetTokenRow,
 } from './password-reset.repository.ts';
 import { hashToken, newToken, revokeUserSessions } from './sessions.repository.ts';
@@ -16,7 +17,19 @@ import { findUserByEmail, setPasswordHash } from './users.repository.ts';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 
-/** Emails a single-use link when the account exists; the caller answers the same either way. */
+/**
+ * The forgot-password route's whole work: one job holding the address, whether or not it has
+ * an account — the same statements and the same time either way (decision 0015). The lookup,
+ * the token and the email happen in the job.
+ */
+export async function queuePasswordReset(jobs: Pick<JobQueue, 'enqueue'>, email: string) {
+  await jobs.enqueue('forgot-password', { email });
+}
+
+/**
+ * The forgot-password job: emails a single-use link when the account exists. The token and
+ * its email are stored in one transaction, so neither exists without the other.
+ */
 export async function requestPasswordReset(
   db: Db,
   mailer: Mailer,
@@ -25,19 +38,28 @@ export async function requestPasswordReset(
 ): Promise<void> {
   const user = await findUserByEmail(db, email);
   if (!user?.email) return;
+  const to = user.email;
   const token = newToken();
-  // Only the hash is stored: a database leak does not hand out working links.
-  await insertResetToken(db, user.id, hashToken(token), new Date(Date.now() + RESET_TOKEN_TTL_MS));
   const link = `${publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
-  await mailer.send(passwordResetEmail(user.email, link));
+  await db.transaction(async (tx) => {
+    // Only the hash is stored: a database leak does not hand out working links.
+    await insertResetToken(tx, user.id, hashToken(token), new Date(Date.now() + RESET_TOKEN_TTL_MS));
+    await mailer.send(passwordResetEmail(to, link), { tx });
+  });
+}
+
+/** Another way of setting the password (an accepted invitation) ends the reset links too. */
+export async function useUpResetLinks(tx: Tx, userId: string): Promise<void> {
+  await markUserResetTokensUsed(tx, userId);
 }
 
 const usable = (row: ResetTokenRow | undefined): row is ResetTokenRow =>
   row !== undefined && row.usedAt === null && row.expiresAt > new Date();
 
 /**
- * Sets the new password and signs the account out everywhere. The token is re-read under a row
- * lock inside the transaction, so of two concurrent uses exactly one succeeds.
+ * Sets the new password, uses up every other reset link of the account, and signs it out
+ * everywhere. The token is re-read under a row lock inside the transaction, so of two
+ * concurrent uses exactly one succeeds.
  */
 export async function resetPassword(db: Db, token: string, password: string): Promise<void> {
   const tokenHash = hashToken(token);
@@ -48,7 +70,7 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
   const done = await db.transaction(async (tx) => {
     const row = await findResetToken(tx, tokenHash, true);
     if (!usable(row)) return false;
-    await markResetTokenUsed(tx, row.id);
+    await markUserResetTokensUsed(tx, row.userId);
     await setPasswordHash(tx, row.userId, passwordHash);
     // A link sent to the address proves the reader owns it: an account someone else made for
     // that address becomes theirs (decision 0035).

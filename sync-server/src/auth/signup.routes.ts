@@ -4,7 +4,6 @@ import {
   signupDtoSchema,
   toFieldErrors,
 } from '@platform/schema/auth/auth.zod';
-import { deliverEmails } from '../families/families.service.ts';
 import { runFamilyAccountAction } from '../families/routes.ts';
 import { SignupInvalid } from './auth.errors.ts';
 import { signUp } from './signup.service.ts';
@@ -18,9 +17,9 @@ export async function signupRoutes(app: FastifyInstance) {
     try {
       const parsed = signupDtoSchema.safeParse(signupDto);
       if (!parsed.success) throw new SignupInvalid(toFieldErrors(parsed.error));
-      const outcome = await signUp(app.db, parsed.data, app.config.publicUrl);
+      const deps = { db: app.db, mailer: app.mailer, publicUrl: app.config.publicUrl };
+      const outcome = await signUp(deps, parsed.data);
       await app.sessions.start(reply, { ...outcome, userAgent: request.headers['user-agent'] });
-      await deliverEmails({ mailer: app.mailer, log: request.log }, outcome.mails);
       return { success: true, userId: outcome.userId, redirectTo: outcome.redirectTo };
     } catch (error) {
       // Signup answers validation in its own shape (spec §7), not the general error body.

@@ -4,7 +4,7 @@ import { afterSignupPath } from '@platform/schema/auth/redirect.rules';
 import { childEmailErrors, normalEmail } from '@platform/schema/families/families.rules';
 import type { FamilyActor } from '../families/families.access.ts';
 import { addChildrenInFamily, orgLabelOf } from '../families/families.service.ts';
-import type { OutgoingEmail } from '../adapters/mailer/port.ts';
+import type { Mailer } from '../adapters/mailer/port.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import { claimInvitedAccount } from '../crm/accept-invitation.service.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
@@ -18,24 +18,20 @@ import { hashPassword } from './passwords.ts';
 import type { SignedIn } from './login.service.ts';
 import { findUsersByEmails, insertUser, mergeUserAttributes } from './users.repository.ts';
 
-export type SignupOutcome = SignedIn & {
-  redirectTo: string;
-  /** Notices to send after commit (a child's address that had an account is asked to confirm). */
-  mails: OutgoingEmail[];
-};
+export type SignupOutcome = SignedIn & { redirectTo: string };
+
+/** What signup needs from the app: notices to children's addresses are queued with the signup. */
+export type SignupDeps = { db: Db; mailer: Mailer; publicUrl: string };
 
 /**
  * spec §2 signup. A companyName makes an organisation signup (organisation, owner, staff with
  * every claim); otherwise a customer, optionally of dto.orgId, with children linked to them.
  * Everything is written in one transaction.
  */
-export async function signUp(
-  db: Db,
-  dto: SignupDto,
-  publicUrl: string,
-): Promise<SignupOutcome> {
+export async function signUp(deps: SignupDeps, dto: SignupDto): Promise<SignupOutcome> {
+  const { db } = deps;
   if (dto.invitation && !dto.companyName)
-    return acceptInvitation(db, { ...dto, invitation: dto.invitation }, publicUrl);
+    return acceptInvitation(deps, { ...dto, invitation: dto.invitation });
   const errors = await findSignupConflicts(db, dto);
   if (errors.length > 0) throw new SignupInvalid(errors);
   const passwordHash = await hashPassword(dto.password);
@@ -62,7 +58,6 @@ export async function signUp(
           view: 'org',
           orgId: org.id,
           redirectTo: afterSignupPath('organization', dto.redirectTo),
-          mails: [],
         };
       }
       const orgId = dto.orgId ?? null;
@@ -70,19 +65,13 @@ export async function signUp(
       // A customer of an organisation (branded app, invitation) lands on its customer list,
       // with their children.
       if (orgId) await enrolCustomer(tx, orgId, { id: userId, ...person });
-      const mails = await insertChildren(
-        tx,
-        { id: userId, ...person },
-        { orgId, publicUrl },
-        dto.children ?? [],
-      );
+      await insertChildren(tx, deps, { id: userId, ...person }, orgId, dto.children ?? []);
       await mergeUserAttributes(tx, userId, { lastProfile: { view: 'customer', orgId } });
       return {
         userId,
         view: 'customer',
         orgId,
         redirectTo: afterSignupPath('customer', dto.redirectTo, orgId),
-        mails,
       };
     });
   } catch (error) {
@@ -101,15 +90,16 @@ export async function signUp(
  */
 async function insertChildren(
   tx: Tx,
+  deps: SignupDeps,
   guardian: { id: string; firstName: string; lastName: string; email: string | null },
-  { orgId, publicUrl }: { orgId: string | null; publicUrl: string },
+  orgId: string | null,
   children: NonNullable<SignupDto['children']>,
-): Promise<OutgoingEmail[]> {
-  if (children.length === 0) return [];
-  const { mails } = await addChildrenInFamily(
+): Promise<void> {
+  if (children.length === 0) return;
+  await addChildrenInFamily(
     tx,
     {
-      deps: { publicUrl },
+      deps,
       authority: { as: 'self', orgId },
       actor: newCustomerActor(guardian, orgId),
       guardian,
@@ -122,7 +112,6 @@ async function insertChildren(
       email: normalEmail(child.email),
     })),
   );
-  return mails;
 }
 
 /** The person who has just signed up, acting on their own family. */
@@ -145,10 +134,10 @@ const newCustomerActor = (
  * created for this address instead of answering "email taken".
  */
 async function acceptInvitation(
-  db: Db,
+  deps: SignupDeps,
   dto: SignupDto & { invitation: string },
-  publicUrl: string,
 ): Promise<SignupOutcome> {
+  const { db } = deps;
   const errors = childConflicts(dto);
   if (errors.length > 0) throw new SignupInvalid(errors);
   const passwordHash = await hashPassword(dto.password);
@@ -156,16 +145,11 @@ async function acceptInvitation(
     const outcome = await claimInvitedAccount(tx, dto, passwordHash);
     if (!outcome.ok) return outcome;
     const guardian = { ...dto, id: outcome.userId, email: dto.email.trim().toLowerCase() };
-    const mails = await insertChildren(
-      tx,
-      guardian,
-      { orgId: outcome.orgId, publicUrl },
-      dto.children ?? [],
-    );
+    await insertChildren(tx, deps, guardian, outcome.orgId, dto.children ?? []);
     await mergeUserAttributes(tx, outcome.userId, {
       lastProfile: { view: 'customer', orgId: outcome.orgId },
     });
-    return { ...outcome, mails };
+    return outcome;
   });
   if (!claim.ok) throw new SignupInvalid(claim.errors);
   return {
@@ -173,7 +157,6 @@ async function acceptInvitation(
     view: 'customer',
     orgId: claim.orgId,
     redirectTo: claim.redirectTo,
-    mails: claim.mails,
   };
 }
 

@@ -5,6 +5,7 @@ import { afterSignupPath } from '@platform/schema/auth/redirect.rules';
 import { crmInvitations, users } from '@platform/schema/db';
 import { createHash } from 'node:crypto';
 import type { Tx } from '../db/open-database.ts';
+import { useUpResetLinks } from '../auth/password-reset.service.ts';
 import { renameRosterItemsOf } from '../roster/roster.service.ts';
 import { claimAccount } from '../access/claim-account.ts';
 import { acceptInvitationOf } from './join-invitations.service.ts';
@@ -62,6 +63,8 @@ export async function claimInvitedAccount(
   // Following this organisation's link is accepting its invitation, as well as claiming.
   await acceptInvitationOf(tx, invitation, { id: user.id, ...names, email: user.email });
   await claimAccount(tx, user.id, 'invitation');
+  // The account has its password now: a set-password link still in a mailbox must not reset it.
+  await useUpResetLinks(tx, user.id);
   await renameRosterItemsOf(tx, user.id, names);
   return {
     ok: true,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
@@ -15,9 +15,22 @@ export type Tables = typeof tables;
 export type Db = PgDatabase<PgQueryResultHKT, Tables>;
 export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
+/** Raw SQL with `$1…` parameters on the driver itself (what pg-boss speaks, decision 0014). */
+export type SqlExecutor = (
+  text: string,
+  values?: readonly unknown[],
+) => Promise<{ rows: unknown[] }>;
+
 export type Database = {
   db: Db;
   kind: 'postgres' | 'pglite';
+  /**
+   * Outside any transaction. Without values the text may hold several statements (simple
+   * protocol): pg-boss creates and migrates its schema that way.
+   */
+  executeSql: SqlExecutor;
+  /** The same inside a drizzle transaction: what runs here commits or rolls back with it. */
+  executorIn: (tx: Tx) => SqlExecutor;
   /**
    * LISTEN on a channel (a dedicated connection on PostgreSQL); resolves to the unlisten call.
    * `onListen` runs each time listening (re)starts — after a reconnect, notifications sent in
@@ -52,6 +65,27 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return {
       db: db as unknown as Db,
       kind: 'postgres',
+      executeSql: async (text, values = []) => {
+        if (values.length > 0)
+          return { rows: [...(await client.unsafe(text, asPgValues(values)))] };
+        // Several statements may hold their own BEGIN … COMMIT, which postgres.js allows only
+        // on a connection of their own; one left mid-transaction by an error is rolled back.
+        const connection = await client.reserve();
+        try {
+          return { rows: [...(await connection.unsafe(text))] };
+        } catch (error) {
+          await connection.unsafe('ROLLBACK').catch(() => {});
+          throw error;
+        } finally {
+          connection.release();
+        }
+      },
+      executorIn: (tx) => {
+        const handle = driverHandleOf<postgres.TransactionSql>(tx, 'unsafe');
+        return async (text, values = []) => ({
+          rows: [...(await handle.unsafe(text, asPgValues(values)))],
+        });
+      },
       listen: async (channel, onPayload, onListen) => {
         const { unlisten } = await client.listen(channel, onPayload, onListen);
         return unlisten;
@@ -71,6 +105,16 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   return {
     db: db as unknown as Db,
     kind: 'pglite',
+    executeSql: async (text, values = []) => {
+      if (values.length > 0) return client.query(text, [...values]);
+      // PGlite's query() takes one statement; exec() takes several and answers each.
+      const results = await client.exec(text);
+      return { rows: results.at(-1)?.rows ?? [] };
+    },
+    executorIn: (tx) => {
+      const handle = driverHandleOf<Transaction>(tx, 'query');
+      return (text, values = []) => handle.query(text, [...values]);
+    },
     // In-process: the listener never loses its connection.
     listen: async (channel, onPayload, onListen) => {
       const unlisten = await client.listen(channel, onPayload);
@@ -79,6 +123,37 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * Parameters as node-postgres sends them, which pg-boss counts on: undefined is NULL and a
+ * plain object is JSON (its queue options are a `json` parameter). postgres.js refuses both.
+ */
+function asPgValues(values: readonly unknown[]): never[] {
+  return values.map((value) => {
+    if (value === undefined) return null;
+    const plainObject =
+      value !== null &&
+      typeof value === 'object' &&
+      !Array.isArray(value) &&
+      !(value instanceof Date) &&
+      !Buffer.isBuffer(value);
+    return plainObject ? JSON.stringify(value) : value;
+  }) as never[];
+}
+
+/**
+ * The driver's own handle of a drizzle transaction (postgres.js `TransactionSql`, PGlite
+ * `Transaction`): drizzle keeps it on `session.client`, which its typings do not export. The
+ * check makes a drizzle upgrade that moves it fail loudly here, not enqueue outside the
+ * transaction; the job-queue tests roll a transaction back to prove the handle is the right one.
+ */
+function driverHandleOf<T>(tx: Tx, method: 'unsafe' | 'query'): T {
+  const handle = (tx as unknown as { session?: { client?: Record<string, unknown> } }).session
+    ?.client;
+  if (typeof handle?.[method] !== 'function')
+    throw new Error('drizzle no longer keeps the driver transaction on session.client');
+  return handle as T;
 }
 
 /** `db.execute()` answers an array on postgres.js and `{ rows }` on PGlite; this reads either. */

@@ -10,7 +10,8 @@ export async function listMailbox(db: Db): Promise<MailboxEntry[]> {
     id: row.id,
     to: row.toAddress,
     subject: row.subject,
-    text: row.textBody,
+    // Only the development outbox keeps bodies; a row whose body went shows none.
+    text: row.textBody ?? '',
     createdAt: row.createdAt.toISOString(),
   }));
 }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mailboxEntrySchema } from '@platform/schema/dev-tools/mailbox.zod';
-import type { Mailer } from '../adapters/mailer/port.ts';
+import type { MailTransport } from '../adapters/mailer/port.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import { linkify } from './mailbox-page.ts';
@@ -46,10 +46,13 @@ describe.each(testDatabaseKinds)('development mailbox on %s', (kind) => {
 
 // Whether the routes exist touches no database, so one kind (the faster to build) is enough.
 describe('development mailbox elsewhere', () => {
-  const smtpLike: Mailer = { kind: 'smtp', send: async () => {} };
+  const smtpLike: MailTransport = { kind: 'smtp', keepsBodies: false, deliver: async () => {} };
 
   it('does not exist when emails really leave, nor in production', async () => {
-    for (const overrides of [{ mailer: smtpLike, env: { DEV_TOOLS: '1' } }, { env: { NODE_ENV: 'production' } }]) {
+    for (const overrides of [
+      { mailTransport: smtpLike, env: { DEV_TOOLS: '1' } },
+      { env: { NODE_ENV: 'production' } },
+    ]) {
       const t = await createTestApp(testDatabaseKinds[0]!, overrides);
       try {
         expect((await t.app.inject({ method: 'GET', url: '/dev/mailbox' })).statusCode).toBe(404);

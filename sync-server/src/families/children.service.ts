@@ -20,7 +20,6 @@ import { authorityOver, type FamilyActor } from './families.access.ts';
 import { FamilyFormInvalid } from './families.errors.ts';
 import {
   addChildrenInFamily,
-  deliverEmails,
   linkInFamily,
   orgLabelOf,
   retryOnceOnUniqueViolation,
@@ -88,7 +87,7 @@ export async function createChildren(
   );
   if (errors.length > 0) throw new FamilyFormInvalid(errors);
   const orgLabel = await orgLabelOf(deps.db, authority.orgId);
-  const created = await retryOnceOnUniqueViolation(() =>
+  return retryOnceOnUniqueViolation(() =>
     deps.db.transaction((tx) =>
       addChildrenInFamily(
         tx,
@@ -104,8 +103,6 @@ export async function createChildren(
       ),
     ),
   );
-  await deliverEmails(deps, created.mails);
-  return created.members;
 }
 
 /**

@@ -1,8 +1,9 @@
-import { desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { claims } from '@platform/schema/organizations/claims';
-import { auditLog, emailOutbox, memberships, rosterItems } from '@platform/schema/db';
+import { auditLog, memberships, rosterItems } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
+import { settledEmailsTo } from '../testing/job-fixtures.ts';
 import {
   addMembership,
   insertTestOrg,
@@ -104,12 +105,13 @@ export const member = (
   awaitingConfirmation,
 });
 
+/**
+ * The emails to `address`, newest first, once their delivery jobs have run (the request only
+ * queued them). Tests read the links, so the body is given as text ('' once it is gone).
+ */
 export async function mailsTo(db: Db, address: string) {
-  return db
-    .select()
-    .from(emailOutbox)
-    .where(eq(emailOutbox.toAddress, address))
-    .orderBy(desc(emailOutbox.createdAt));
+  const rows = await settledEmailsTo(db, address);
+  return rows.map((row) => ({ ...row, textBody: row.textBody ?? '' }));
 }
 
 export async function auditOf(db: Db, subjectUserId: string) {

@@ -118,12 +118,12 @@ export type NewChild = { firstName: string; lastName: string; email: string | nu
  * signup). A new address or none makes a new account, made by the actor (or their
  * organisation's staff); an address that already has an account becomes a request its owner
  * confirms, named as typed — the answer looks the same either way, so nothing tells the actor
- * whose address it is. Answers the members as entered and the emails to send after commit.
+ * whose address it is. Answers the members as entered; their emails are queued with them.
  */
 export async function addChildrenInFamily(
   tx: Tx,
   context: {
-    deps: Pick<FamilyDeps, 'publicUrl'>;
+    deps: Pick<FamilyDeps, 'publicUrl' | 'mailer'>;
     authority: FamilyAuthority;
     actor: FamilyActor;
     guardian: Person;
@@ -131,7 +131,7 @@ export async function addChildrenInFamily(
     sendSetPasswordMail: boolean;
   },
   children: readonly NewChild[],
-): Promise<{ members: FamilyMember[]; mails: OutgoingEmail[] }> {
+): Promise<FamilyMember[]> {
   const { authority, actor, guardian, orgLabel, deps } = context;
   const members: FamilyMember[] = [];
   const mails: OutgoingEmail[] = [];
@@ -175,7 +175,9 @@ export async function addChildrenInFamily(
         }),
       );
   }
-  return { members, mails };
+  // Queued in this transaction: an email exists only if the accounts and links it names do.
+  await deliverEmails(deps, tx, mails);
+  return members;
 }
 
 /** Who made an account made for someone else: staff's organisation, or the person at the keyboard. */
@@ -217,20 +219,16 @@ export async function issueSetPasswordLink(tx: Tx, publicUrl: string, userId: st
 }
 
 /**
- * Sends after the commit. A failed email does not undo the family change: it is logged (and
- * kept in the outbox as failed), and the person can still use Forgot password.
+ * Queues the emails in the transaction that made their links (decision 0015): they exist only
+ * if it commits, and a job delivers them — retried, and logged if it fails for good (the
+ * person can still use Forgot password).
  */
 export async function deliverEmails(
-  deps: Pick<FamilyDeps, 'mailer' | 'log'>,
+  deps: Pick<FamilyDeps, 'mailer'>,
+  tx: Tx,
   emails: readonly OutgoingEmail[],
 ) {
-  for (const email of emails) {
-    try {
-      await deps.mailer.send(email);
-    } catch (error) {
-      deps.log.error({ err: error, to: email.to }, 'family email not sent');
-    }
-  }
+  for (const email of emails) await deps.mailer.send(email, { tx });
 }
 
 export async function orgLabelOf(db: Db, orgId: string | null): Promise<string | null> {

@@ -124,11 +124,11 @@ async function addGuardian(
           link: await issueSetPasswordLink(tx, deps.publicUrl, guardian.id),
         });
       }
+      if (mail) await deliverEmails(deps, tx, [mail]);
       const awaitingConfirmation = (await findLink(tx, guardian.id, child.id))?.confirmedAt === null;
-      return { guardian: { id: guardian.id, ...person, awaitingConfirmation }, mail };
+      return { guardian: { id: guardian.id, ...person, awaitingConfirmation } };
     }),
   );
-  if (outcome.mail) await deliverEmails(deps, [outcome.mail]);
   return outcome.guardian;
 }
 

@@ -1,14 +1,17 @@
 import { notificationMessages } from '@platform/schema/notifications/notifications.messages';
-import type {
-  NoticeOutcome,
-  NotificationConfig,
-  NotificationsRequest,
+import {
+  notificationTokenKinds,
+  type NotificationConfig,
+  type NotificationsRequest,
+  type TestNoticeAnswer,
 } from '@platform/schema/notifications/notifications.zod';
 import type { Notifier } from '../adapters/notifier/port.ts';
 import type { Db } from '../db/open-database.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import { ValidationFailed } from '../plugins/domain-errors.ts';
 import type { SessionContext } from '../plugins/session.ts';
 import {
+  findLiveDevices,
   isDeviceRegistered,
   removeDeviceToken,
   upsertDeviceToken,
@@ -58,17 +61,26 @@ export async function notificationConfigFor(
   return { ...notifier.clientConfig, deviceRegistered };
 }
 
-/** A test notice to the caller's own devices (the caller's claim is checked by the route). */
-export function sendTestNotification(
+/**
+ * A test notice to the caller's own devices (the caller's claim is checked by the route),
+ * sent by the push-notice job: the request only counts the devices and queues it.
+ */
+export async function sendTestNotification(
+  db: Db,
+  jobs: Pick<JobQueue, 'enqueue'>,
   notifier: Notifier,
   session: SessionContext,
   orgId: string,
-): Promise<NoticeOutcome> {
-  return notifier.send({
+): Promise<TestNoticeAnswer> {
+  const devices = await findLiveDevices(db, [session.user.id], notificationTokenKinds);
+  const recordedOnly = notifier.kind === 'outbox';
+  if (devices.length === 0) return { status: 'no-devices', deviceCount: 0, recordedOnly };
+  await jobs.enqueue('push-notice', {
     orgId,
     userIds: [session.user.id],
     title: notificationMessages.testTitle,
     body: notificationMessages.testBody,
     url: '/dashboard',
   });
+  return { status: 'queued', deviceCount: devices.length, recordedOnly };
 }

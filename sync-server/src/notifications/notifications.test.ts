@@ -3,11 +3,12 @@ import { eq } from 'drizzle-orm';
 import { notificationOutbox, notificationTokens, sessions } from '@platform/schema/db';
 import { notificationMessages } from '@platform/schema/notifications/notifications.messages';
 import {
-  noticeOutcomeSchema,
   notificationConfigSchema,
+  testNoticeAnswerSchema,
 } from '@platform/schema/notifications/notifications.zod';
 import { WebPushNotifier } from '../adapters/notifier/web-push.ts';
 import { insertTestUser, logInAs } from '../testing/auth-fixtures.ts';
+import { drainJobs, waitFor } from '../testing/job-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import { seedSyncOrg, type Person } from '../testing/sync-fixtures.ts';
@@ -251,21 +252,27 @@ describe.each(testDatabaseKinds)('POST /api/notifications on %s', (kind) => {
   });
 
   describe('send-test-notification', () => {
-    it('staff with manage-org-branding send a test notice to their own devices', async () => {
+    it('staff with manage-org-branding send a test notice to their own devices, through a job', async () => {
+      const b = await seedSyncOrg(t.app, t.db);
+      expect(
+        (await call(b.manager, { action: 'send-test-notification', orgId: b.org.id })).json(),
+      ).toEqual({ status: 'no-devices', deviceCount: 0, recordedOnly: true });
       await addToken(a.manager, 'device-manager-1', fcmToken('manager'));
       await addToken(a.staff, 'device-staff-1', fcmToken('staff'));
       const res = await call(a.manager, { action: 'send-test-notification', orgId: a.org.id });
       expect(res.statusCode).toBe(200);
-      expect(noticeOutcomeSchema.parse(res.json())).toEqual({
-        status: 'recorded',
+      expect(testNoticeAnswerSchema.parse(res.json())).toEqual({
+        status: 'queued',
         deviceCount: 1,
-        deliveredCount: 0,
-        removedCount: 0,
+        recordedOnly: true,
       });
-      const [row] = await t.db
-        .select()
-        .from(notificationOutbox)
-        .where(eq(notificationOutbox.userId, a.manager.id));
+      const row = await waitFor('the recorded notice', async () => {
+        const [found] = await t.db
+          .select()
+          .from(notificationOutbox)
+          .where(eq(notificationOutbox.userId, a.manager.id));
+        return found;
+      });
       expect(row).toMatchObject({
         orgId: a.org.id,
         title: notificationMessages.testTitle,
@@ -275,6 +282,7 @@ describe.each(testDatabaseKinds)('POST /api/notifications on %s', (kind) => {
         deviceCount: 1,
         status: 'recorded',
       });
+      await drainJobs(t.app);
       expect(
         await t.db
           .select()

@@ -27,7 +27,7 @@ export async function notificationRoutes(app: FastifyInstance) {
         return notificationConfigFor(app.db, app.notifier, session, input.deviceId);
       case 'send-test-notification': {
         const staff = await requireClaim(request, input.orgId, ['manage-org-branding']);
-        return sendTestNotification(app.notifier, staff, input.orgId);
+        return sendTestNotification(app.db, app.jobs, app.notifier, staff, input.orgId);
       }
     }
   });

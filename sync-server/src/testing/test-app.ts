@@ -2,7 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../config.ts';
 import { buildApp } from '../app.ts';
 import { createTestDatabase } from './test-database.ts';
-import type { Mailer } from '../adapters/mailer/port.ts';
+import type { MailTransport } from '../adapters/mailer/port.ts';
+import type { JobQueueSettings } from '../jobs/job-queue.ts';
 import type { Notifier } from '../adapters/notifier/port.ts';
 import type { Db } from '../db/open-database.ts';
 import type { JWTVerifyGetKey } from 'jose';
@@ -19,13 +20,21 @@ export function testConfig(overrides: Record<string, string | undefined> = {}) {
   return loadConfig(Object.fromEntries(env));
 }
 
+/** Jobs run as in production, but retried after about a second and given back faster on close. */
+export const testJobSettings: Partial<JobQueueSettings> = {
+  pollingIntervalSeconds: 0.5,
+  retryDelaySeconds: 1,
+  stopTimeoutMs: 2_000,
+};
+
 /** The real app on a fresh database of the given kind, for `inject` tests. */
 export async function createTestApp(
   kind: 'postgres' | 'pglite',
   overrides: {
     /** Variables to set, or to leave unset (undefined). */
     env?: Record<string, string | undefined>;
-    mailer?: Mailer;
+    mailTransport?: MailTransport;
+    jobs?: Partial<JobQueueSettings>;
     /** Built on the test's database (adapters read the device registrations). */
     notifier?: (db: Db) => Notifier;
     googleKeys?: JWTVerifyGetKey;
@@ -36,7 +45,8 @@ export async function createTestApp(
   const app = await buildApp({
     config,
     database,
-    ...(overrides.mailer ? { mailer: overrides.mailer } : {}),
+    ...(overrides.mailTransport ? { mailTransport: overrides.mailTransport } : {}),
+    jobs: { ...testJobSettings, ...overrides.jobs },
     ...(overrides.notifier ? { notifier: overrides.notifier(database.db) } : {}),
     ...(overrides.googleKeys ? { googleKeys: overrides.googleKeys } : {}),
   });

@@ -1,23 +1,17 @@
 import { desc } from 'drizzle-orm';
 import { emailOutbox } from '@platform/schema/db';
 import type { Db } from '../../db/open-database.ts';
-import type { Mailer, OutgoingEmail } from './port.ts';
+import type { MailTransport } from './port.ts';
 
-/** Embedded default: emails are recorded, and listed on the development mailbox page. */
-export class OutboxMailer implements Mailer {
+/**
+ * Embedded default: the stored email is the delivery — it stays in email_outbox, body and
+ * links included, for the development mailbox page (never served in production).
+ */
+export class OutboxTransport implements MailTransport {
   readonly kind = 'outbox';
-  constructor(private readonly db: Db) {}
+  readonly keepsBodies = true;
 
-  async send(email: OutgoingEmail): Promise<void> {
-    await this.db.insert(emailOutbox).values({
-      orgId: email.orgId ?? null,
-      toAddress: email.to,
-      subject: email.subject,
-      textBody: email.text,
-      htmlBody: email.html ?? null,
-      status: 'recorded',
-    });
-  }
+  async deliver(): Promise<void> {}
 }
 
 export async function listOutbox(db: Db, limit = 50) {

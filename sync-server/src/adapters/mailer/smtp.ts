@@ -1,34 +1,37 @@
 import nodemailer from 'nodemailer';
-import { emailOutbox } from '@platform/schema/db';
-import type { Db } from '../../db/open-database.ts';
-import type { Mailer, OutgoingEmail } from './port.ts';
+import type { MailTransport, OutgoingEmail } from './port.ts';
 
-/** Production: nodemailer over SMTP; every message is also kept in the outbox with its status. */
-export class SmtpMailer implements Mailer {
+/** Production: nodemailer over SMTP. A refused or unreachable server throws; the job retries. */
+export class SmtpTransport implements MailTransport {
   readonly kind = 'smtp';
+  readonly keepsBodies = false;
   private readonly transport;
+
   constructor(
-    private readonly db: Db,
     smtpUrl: string,
     private readonly from: string,
   ) {
-    this.transport = nodemailer.createTransport(smtpUrl);
+    // Under the delivery job's expiry (job-definitions.ts): a stuck server fails the attempt
+    // and the retry comes later, rather than one send hanging for nodemailer's ten minutes.
+    this.transport = nodemailer.createTransport({
+      url: smtpUrl,
+      connectionTimeout: 30_000,
+      greetingTimeout: 30_000,
+      socketTimeout: 60_000,
+    });
   }
 
-  async send(email: OutgoingEmail): Promise<void> {
-    const base = {
-      orgId: email.orgId ?? null,
-      toAddress: email.to,
+  async deliver(email: OutgoingEmail): Promise<void> {
+    await this.transport.sendMail({
+      from: this.from,
+      to: email.to,
       subject: email.subject,
-      textBody: email.text,
-      htmlBody: email.html ?? null,
-    };
-    try {
-      await this.transport.sendMail({ from: this.from, to: email.to, subject: email.subject, text: email.text, html: email.html });
-      await this.db.insert(emailOutbox).values({ ...base, status: 'sent', sentAt: new Date() });
-    } catch (error) {
-      await this.db.insert(emailOutbox).values({ ...base, status: 'failed', error: String(error) });
-      throw error;
-    }
+      text: email.text,
+      html: email.html,
+    });
+  }
+
+  async close(): Promise<void> {
+    this.transport.close();
   }
 }

@@ -1,13 +1,13 @@
 import {
-  noticeOutcomeSchema,
-  type NoticeOutcome,
+  testNoticeAnswerSchema,
+  type TestNoticeAnswer,
 } from '@platform/schema/notifications/notifications.zod';
 import { api } from '../../../lib/api.ts';
 
-/** POST /api/notifications send-test-notification: a test notice to my own devices. */
-export function sendTestNotification(orgId: string): Promise<NoticeOutcome> {
+/** POST /api/notifications send-test-notification: a test notice to my own devices (queued). */
+export function sendTestNotification(orgId: string): Promise<TestNoticeAnswer> {
   return api('/api/notifications', {
     json: { action: 'send-test-notification', orgId },
-    schema: noticeOutcomeSchema,
+    schema: testNoticeAnswerSchema,
   });
 }

@@ -1,24 +1,14 @@
 import { useState } from 'react';
 import { notificationMessages as m } from '@platform/schema/notifications/notifications.messages';
-import type { NoticeOutcome } from '@platform/schema/notifications/notifications.zod';
+import type { TestNoticeAnswer } from '@platform/schema/notifications/notifications.zod';
 import { useToast, type ToastApi } from '../../../components/toast/toast-context.ts';
 import { sendTestNotification } from '../api/send-test-notification.ts';
 
-function announce(toast: ToastApi, outcome: NoticeOutcome): void {
-  switch (outcome.status) {
-    case 'sent':
-    case 'partial':
-      toast.success(m.testSent);
-      return;
-    case 'recorded':
-      toast.show(m.testRecorded, 'info');
-      return;
-    case 'no-devices':
-      toast.show(m.testNoDevices, 'info');
-      return;
-    case 'failed':
-      toast.error(m.testFailed);
-  }
+/** The server queues the notice (a background job sends it); this says where it is going. */
+function announce(toast: ToastApi, answer: TestNoticeAnswer): void {
+  if (answer.status === 'no-devices') toast.show(m.testNoDevices, 'info');
+  else if (answer.recordedOnly) toast.show(m.testRecorded, 'info');
+  else toast.success(m.testSent);
 }
 
 /** Staff with manage-org-branding: a test notice to their own devices in `orgId`. */

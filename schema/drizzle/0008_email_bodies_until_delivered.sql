@@ -1,0 +1,1 @@
+ALTER TABLE "email_outbox" ALTER COLUMN "text_body" DROP NOT NULL;

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+
+/**
+ * Every kind of background work (decision 0014): its payload and how it is retried. A payload
+ * holds ids and addresses, never a secret: pg-boss keeps finished jobs for days, so a link or
+ * a body lives in the feature's own table, where it is removed once used (decision 0015).
+ */
+export const jobDefinitions = {
+  /** One row of email_outbox to hand to the mail transport. */
+  'email-delivery': {
+    payload: z.object({ emailId: z.uuid() }),
+    // ~30 s, 1, 2, 4, 8 min (each up to twice that, jittered): an SMTP server down for a
+    // quarter of an hour loses nothing.
+    retryLimit: 5,
+    retryDelaySeconds: 30,
+    expireInSeconds: 120,
+  },
+  /** Forgot password: the lookup, the token and the email happen here, not in the request. */
+  'forgot-password': {
+    payload: z.object({ email: z.string().min(3).max(320) }),
+    retryLimit: 3,
+    retryDelaySeconds: 10,
+    expireInSeconds: 60,
+  },
+  /** A push notice for every live device of these people (the Notifier port). */
+  'push-notice': {
+    payload: z.object({
+      orgId: z.uuid().nullable(),
+      userIds: z.array(z.uuid()).min(1).max(1000),
+      title: z.string().min(1),
+      body: z.string(),
+      url: z.string().min(1),
+    }),
+    retryLimit: 3,
+    retryDelaySeconds: 30,
+    expireInSeconds: 120,
+  },
+  /** Deletes what would otherwise grow for ever (decision 0016). */
+  prune: {
+    payload: z.object({}),
+    retryLimit: 2,
+    retryDelaySeconds: 300,
+    expireInSeconds: 900,
+    /** Hourly, at a minute nothing else is likely to pick. */
+    cron: '7 * * * *',
+  },
+} as const satisfies Record<string, JobDefinition>;
+
+export type JobDefinition = {
+  payload: z.ZodType<object>;
+  /** Attempts after the first; then the job is failed for good and its dead letter logged. */
+  retryLimit: number;
+  /** Backoff base: the n-th retry waits this × 2^(n-1) to twice that (pg-boss, jittered). */
+  retryDelaySeconds: number;
+  /** A running job not done by then counts as failed (and is retried). */
+  expireInSeconds: number;
+  cron?: string;
+};
+
+export type JobName = keyof typeof jobDefinitions;
+export type JobPayload<N extends JobName> = z.infer<(typeof jobDefinitions)[N]['payload']>;
+export const jobNames = Object.keys(jobDefinitions) as JobName[];
+
+/** Where pg-boss puts a job that failed for good; its worker logs and cleans up. */
+export const deadLetterOf = (name: JobName) => `${name}-failed`;

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import { abandonEmail, deliverStoredEmail } from '../adapters/mailer/email-delivery.ts';
+import type { MailTransport } from '../adapters/mailer/port.ts';
+import { requestPasswordReset } from '../auth/password-reset.service.ts';
+import { pruneExpiredData } from '../maintenance/prune.service.ts';
+
+/** Each feature's background work, composed in one place (as features.ts composes routes). */
+export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport: MailTransport }) {
+  const { db, jobs } = app;
+  jobs.handle(
+    'email-delivery',
+    (payload, job) => deliverStoredEmail(db, deps.mailTransport, payload.emailId, job),
+    (payload, error) => abandonEmail(db, payload.emailId, error),
+  );
+  jobs.handle('forgot-password', (payload) =>
+    requestPasswordReset(db, app.mailer, app.config.publicUrl, payload.email),
+  );
+  jobs.handle('push-notice', async (notice) => {
+    await app.notifier.send(notice);
+  });
+  jobs.handle('prune', async () => {
+    const pruned = await pruneExpiredData(db, {
+      auditRetentionDays: app.config.auditRetentionDays,
+    });
+    app.log.info({ pruned }, 'pruned expired data');
+  });
+}
