@@ -39,10 +39,13 @@ declare module 'fastify' {
 
 /** Builds the whole app: external plugins, our plugins, features, then the built PWA. */
 export async function buildApp(deps: AppDeps) {
+  const { trustProxy } = deps.config;
   const app = Fastify({
     logger: deps.logger ?? false,
     forceCloseConnections: true,
-    trustProxy: true,
+    // A hop count as the function Fastify would build from it (its types lack the number).
+    trustProxy:
+      typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1_048_576,
   });
   app.decorate('config', deps.config);
