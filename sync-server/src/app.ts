@@ -11,6 +11,7 @@ import { createNotifier } from './adapters/notifier/create-notifier.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { httpMapPlugin } from './plugins/http-map.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
+import { rateLimitsPlugin } from './plugins/rate-limits.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { healthRoutes } from './health/routes.ts';
 import { webManifestRoutes } from './web-manifest/routes.ts';
@@ -62,6 +63,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(formbody);
   await app.register(httpMapPlugin);
   await app.register(dbPlugin, { database: deps.database });
+  await app.register(rateLimitsPlugin);
   await app.register(csrfPlugin, { publicUrl: deps.config.publicUrl });
   await app.register(sessionPlugin, { secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });
   await app.register(healthRoutes);

@@ -149,6 +149,23 @@ export const loginAttempts = pgTable(
   (t) => [index('login_attempts_identifier').on(t.identifier, t.createdAt), index('login_attempts_ip').on(t.ip, t.createdAt)],
 );
 
+/**
+ * Rate limits shared by every server process (decision 0020): one row per key,
+ * '<rule>:<subject>'. A rate keeps GCRA's one timestamp in free_at (when its whole budget is
+ * back); a backoff keeps its run of failures and, in free_at, when the next attempt may run.
+ * A row past forget_at counts as absent, and is pruned.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull().default(0),
+    freeAt: timestamp('free_at', { withTimezone: true }).notNull(),
+    forgetAt: timestamp('forget_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [index('rate_limits_forget_at').on(t.forgetAt)],
+);
+
 /** Who acted as whom, and when (switch accounts, impersonation). */
 export const auditLog = pgTable(
   'audit_log',
@@ -326,6 +343,7 @@ export const tables = {
   passwordResetTokens,
   emailOutbox,
   loginAttempts,
+  rateLimits,
   auditLog,
   orgLogos,
   notificationTokens,

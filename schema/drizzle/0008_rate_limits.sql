@@ -1,0 +1,8 @@
+CREATE TABLE "rate_limits" (
+	"key" text PRIMARY KEY NOT NULL,
+	"failures" integer DEFAULT 0 NOT NULL,
+	"free_at" timestamp with time zone NOT NULL,
+	"forget_at" timestamp with time zone NOT NULL
+);
+--> statement-breakpoint
+CREATE INDEX "rate_limits_forget_at" ON "rate_limits" USING btree ("forget_at");
