@@ -1,18 +1,8 @@
 import type { Kiosk, VerifyPinInput } from '@platform/schema/kiosk/kiosk.zod';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { MAX_PIN_FAILURES, PIN_LOCK_MS, pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
-import { TooManyLoginAttempts } from '../auth/auth.errors.ts';
-import {
-  countRecentFailures,
-  insertFailedAttempt,
-  markAttemptSucceeded,
-} from '../auth/login-attempts.repository.ts';
-import {
-  LOGIN_WINDOW_MS,
-  MAX_FAILURES_PER_IDENTIFIER,
-  MAX_FAILURES_PER_IP,
-} from '../auth/login.service.ts';
 import { verifyPassword } from '../auth/passwords.ts';
+import { checkPasswordWithinLimits } from '../auth/sign-in-limits.ts';
 import { hashToken, newToken } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/open-database.ts';
 import type { SessionContext } from '../plugins/session.ts';
@@ -123,8 +113,9 @@ export async function verifyKioskPin(
 }
 
 /**
- * Leaving needs the starter's password, limited exactly like log-in and counted against the
- * same identifier: guesses at the kiosk and at the log-in page share one budget.
+ * Leaving needs the starter's password, under the sign-in limits and counted as the same
+ * account at the same address as a log-in: guesses at the kiosk and at the log-in page there
+ * share one budget, and failures anywhere else never keep the kiosk from being left.
  */
 export async function leaveKiosk(
   db: Db,
@@ -132,19 +123,10 @@ export async function leaveKiosk(
   password: string,
   ip: string,
 ) {
-  const identifier = (starter.email ?? starter.username ?? starter.id).toLowerCase();
-  const attemptId = await insertFailedAttempt(db, identifier, ip);
-  const failures = await countRecentFailures(
-    db,
-    identifier,
-    ip,
-    new Date(Date.now() - LOGIN_WINDOW_MS),
+  const right = await checkPasswordWithinLimits(db, { account: starter.id, ip }, () =>
+    verifyPassword(starter.passwordHash, password),
   );
-  if (failures.byIdentifier > MAX_FAILURES_PER_IDENTIFIER || failures.byIp > MAX_FAILURES_PER_IP) {
-    throw new TooManyLoginAttempts();
-  }
-  if (!(await verifyPassword(starter.passwordHash, password))) throw new WrongKioskPassword();
-  await markAttemptSucceeded(db, attemptId);
+  if (!right) throw new WrongKioskPassword();
   await revokeKiosk(db, kiosk.id);
   await recordKioskEvent(db, {
     orgId: kiosk.orgId,
