@@ -1,11 +1,12 @@
 import type { Kiosk, VerifyPinInput } from '@platform/schema/kiosk/kiosk.zod';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
-import { MAX_PIN_FAILURES, PIN_LOCK_MS, pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
+import { MAX_PIN_FAILURES, pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
 import { verifyPassword } from '../auth/passwords.ts';
 import { checkPasswordWithinLimits } from '../auth/sign-in-limits.ts';
 import { hashToken, newToken } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/open-database.ts';
 import type { SessionContext } from '../plugins/session.ts';
+import { attemptSucceeded, startAttempt, waitingSubjects } from '../rate-limits/rate-limits.ts';
 import {
   insertKioskDevice,
   recordKioskEvent,
@@ -20,14 +21,8 @@ import {
   WrongKioskPassword,
   WrongPin,
 } from './kiosk.errors.ts';
-import {
-  clearPinFailures,
-  countPinAttempt,
-  findPin,
-  kioskStaffAmong,
-  listKioskStaff,
-  lockPin,
-} from './kiosk-pins.repository.ts';
+import { kioskPinLimit, pinSubject } from './kiosk-pin.service.ts';
+import { findPin, kioskStaffAmong, listKioskStaff } from './kiosk-pins.repository.ts';
 
 const fullName = (person: { firstName: string; lastName: string }) =>
   `${person.firstName} ${person.lastName}`.trim();
@@ -56,8 +51,18 @@ export async function startKiosk(
 }
 
 /** GET /api/kiosk: who clocks in here (names only) and what checks their PINs offline. */
-export async function describeKiosk(db: Db, { kiosk, org, starter }: LiveKiosk): Promise<Kiosk> {
+export async function describeKiosk(
+  db: Db,
+  { kiosk, org, starter }: LiveKiosk,
+  now = new Date(),
+): Promise<Kiosk> {
   const staff = await listKioskStaff(db, kiosk.orgId);
+  const locks = await waitingSubjects(
+    db,
+    kioskPinLimit,
+    staff.map((person) => pinSubject(person.userId, kiosk.id)),
+    now,
+  );
   return {
     id: kiosk.id,
     org: { id: org.id, label: org.label, timezone: org.attributes.timezone ?? null },
@@ -72,15 +77,16 @@ export async function describeKiosk(db: Db, { kiosk, org, starter }: LiveKiosk):
             verifier: person.pin.verifier,
           }
         : null,
-      lockedUntil: person.pin?.lockedUntil?.toISOString() ?? null,
+      // This kiosk's lock only: one at another kiosk does not hold here.
+      lockedUntil: locks.get(pinSubject(person.userId, kiosk.id))?.toISOString() ?? null,
     })),
   };
 }
 
 /**
- * The server's check of a PIN typed at an online kiosk: argon2id, and a lock after
- * MAX_PIN_FAILURES wrong ones in a row. The attempt is counted before the check, so a burst of
- * guesses from several kiosks cannot slip past the limit.
+ * The server's check of a PIN typed at an online kiosk: argon2id, and a lock at this kiosk
+ * after MAX_PIN_FAILURES wrong ones in a row (kioskPinLimit). The attempt is counted before
+ * the check, so a burst of guesses cannot slip past the limit.
  */
 export async function verifyKioskPin(
   db: Db,
@@ -92,24 +98,17 @@ export async function verifyKioskPin(
     throw new NotAtThisKiosk();
   const stored = await findPin(db, input.userId);
   if (!stored) throw new NoPin();
-  const attempt = await countPinAttempt(db, input.userId, now);
-  if (attempt === null) {
-    const lockedUntil =
-      (await findPin(db, input.userId))?.lockedUntil ?? new Date(now.getTime() + PIN_LOCK_MS);
-    throw new PinLocked(lockedUntil, now);
-  }
-  // Guesses beyond the limit that raced the one that locked: refused unchecked.
-  if (attempt > MAX_PIN_FAILURES) throw new PinLocked(new Date(now.getTime() + PIN_LOCK_MS), now);
+  const subject = pinSubject(input.userId, kiosk.id);
+  const attempt = await startAttempt(db, kioskPinLimit, subject, now);
+  if (!attempt.ok) throw new PinLocked(new Date(now.getTime() + attempt.retryAfterMs), now);
   const right =
     pinSchema.safeParse(input.pin).success && (await verifyPassword(stored.pinHash, input.pin));
   if (right) {
-    await clearPinFailures(db, input.userId);
+    await attemptSucceeded(db, kioskPinLimit, subject);
     return { ok: true as const };
   }
-  if (attempt < MAX_PIN_FAILURES) throw new WrongPin(MAX_PIN_FAILURES - attempt);
-  const lockedUntil = new Date(now.getTime() + PIN_LOCK_MS);
-  await lockPin(db, input.userId, lockedUntil);
-  throw new PinLocked(lockedUntil, now);
+  if (attempt.waitIfFailedMs === 0) throw new WrongPin(MAX_PIN_FAILURES - attempt.failures);
+  throw new PinLocked(new Date(now.getTime() + attempt.waitIfFailedMs), now);
 }
 
 /**
