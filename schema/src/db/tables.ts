@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
   bigserial,
-  boolean,
   customType,
   date,
   index,
@@ -134,19 +133,6 @@ export const emailOutbox = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }),
   },
   (t) => [index('email_outbox_created').on(t.createdAt)],
-);
-
-/** Failed and successful log-ins, for rate limits shared by every server process. */
-export const loginAttempts = pgTable(
-  'login_attempts',
-  {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    identifier: text('identifier').notNull(),
-    ip: text('ip').notNull(),
-    succeeded: boolean('succeeded').notNull(),
-    createdAt: createdAt(),
-  },
-  (t) => [index('login_attempts_identifier').on(t.identifier, t.createdAt), index('login_attempts_ip').on(t.ip, t.createdAt)],
 );
 
 /**
@@ -284,9 +270,6 @@ export const kioskPins = pgTable('kiosk_pins', {
   verifierSalt: text('verifier_salt').notNull(),
   verifierIterations: integer('verifier_iterations').notNull(),
   verifier: text('verifier').notNull(),
-  /** Wrong PINs since the last right one (or the last lock). */
-  failedAttempts: integer('failed_attempts').notNull().default(0),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -342,7 +325,6 @@ export const tables = {
   sessions,
   passwordResetTokens,
   emailOutbox,
-  loginAttempts,
   rateLimits,
   auditLog,
   orgLogos,
