@@ -4,13 +4,16 @@ import {
   forgotPasswordInputSchema,
   resetPasswordInputSchema,
 } from '@platform/schema/auth/auth.zod';
+import { mayMailPasswordReset } from './password-reset.limits.ts';
 import { requestPasswordReset, resetPassword } from './password-reset.service.ts';
 
 export async function passwordResetRoutes(app: FastifyInstance) {
-  // The same answer whether or not the address has an account (no enumeration).
+  // The same answer whether or not the address has an account (no enumeration), and whether
+  // or not that address's emails are used up; only too many requests from one place get a 429.
   app.post('/api/auth/forgot-password', async (request) => {
     const { email } = forgotPasswordInputSchema.parse(request.body);
-    await requestPasswordReset(app.db, app.mailer, app.config.publicUrl, email);
+    if (await mayMailPasswordReset(app.db, email, request.ip))
+      await requestPasswordReset(app.db, app.mailer, app.config.publicUrl, email);
     return { ok: true, message: passwordResetMessages.sent };
   });
 
