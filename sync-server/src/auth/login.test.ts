@@ -217,7 +217,8 @@ describe.each(testDatabaseKinds)('POST /auth/login (JSON) on %s', (kind) => {
       } finally {
         await behind.close();
       }
-    });
+      // A second app on a database of its own: slow on a busy machine.
+    }, 90_000);
   });
 
   it('lands on the profile asked for, and remembers it for use-latest', async () => {

@@ -1,6 +1,11 @@
 import type { Db } from '../db/open-database.ts';
-import { clientAddress } from '../rate-limits/client-address.ts';
-import { enforce, hashedSubject, spend, type RateRule } from '../rate-limits/rate-limits.ts';
+import {
+  addressSubject,
+  enforce,
+  hashedSubject,
+  spend,
+  type RateRule,
+} from '../rate-limits/rate-limits.ts';
 
 const HOUR = 60 * 60_000;
 
@@ -25,7 +30,7 @@ export async function mayMailPasswordReset(
   now = new Date(),
 ): Promise<boolean> {
   const { perAddress, perAccount } = passwordResetLimits;
-  await enforce(db, [{ rule: perAddress, subject: hashedSubject(clientAddress(ip)) }], { now });
+  await enforce(db, [{ rule: perAddress, subject: addressSubject(ip) }], { now });
   const forAccount = await spend(db, perAccount, hashedSubject(email.trim().toLowerCase()), { now });
   return forAccount.ok;
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../db/open-database.ts';
 import { clientAddress } from '../rate-limits/client-address.ts';
 import {
+  addressSubject,
   attemptSucceeded,
   backoffRule,
   giveBack,
@@ -40,7 +41,7 @@ export async function checkPasswordWithinLimits(
   now = new Date(),
 ): Promise<boolean> {
   const { perAddress, perAccountAtAddress } = signInLimits;
-  const address = hashedSubject(clientAddress(who.ip));
+  const address = addressSubject(who.ip);
   const pair = hashedSubject(who.account, clientAddress(who.ip));
   const byAddress = await spend(db, perAddress, address, { now });
   if (!byAddress.ok) throw new TooManyLoginAttempts(byAddress.retryAfterMs);

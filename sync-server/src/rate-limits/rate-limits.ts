@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { tooManyRequestsMessage } from '@platform/schema/rate-limits/rate-limits.messages';
 import type { Db } from '../db/open-database.ts';
 import { TooManyRequests } from '../plugins/domain-errors.ts';
+import { clientAddress } from './client-address.ts';
 import {
   countBackoffAttempt,
   deleteForgotten,
@@ -55,6 +56,9 @@ export function backoffRule(rule: BackoffRule): BackoffRule {
 export function hashedSubject(...parts: string[]): string {
   return createHash('sha256').update(parts.join('\u0000')).digest('base64url');
 }
+
+/** The subject of a per-address limit: the client's address (an IPv6 /64), hashed. */
+export const addressSubject = (ip: string) => hashedSubject(clientAddress(ip));
 
 const keyOf = (rule: { name: string }, subject: string) => `${rule.name}:${subject}`;
 const untilMs = (until: Date | undefined, now: Date) =>
