@@ -13,6 +13,7 @@ import { dbPlugin } from './plugins/db.ts';
 import { httpMapPlugin } from './plugins/http-map.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
+import { rateLimitsPlugin } from './plugins/rate-limits.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { healthRoutes } from './health/routes.ts';
 import { webManifestRoutes } from './web-manifest/routes.ts';
@@ -47,10 +48,13 @@ declare module 'fastify' {
 
 /** Builds the whole app: external plugins, our plugins, features, then the built PWA. */
 export async function buildApp(deps: AppDeps) {
+  const { trustProxy } = deps.config;
   const app = Fastify({
     logger: deps.logger ?? false,
     forceCloseConnections: true,
-    trustProxy: true,
+    // A hop count as the function Fastify would build from it (its types lack the number).
+    trustProxy:
+      typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
     bodyLimit: 1_048_576,
   });
   app.decorate('config', deps.config);
@@ -69,6 +73,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(dbPlugin, { database: deps.database });
   await app.register(jobsPlugin, { settings: deps.jobs ?? {} });
   app.decorate('mailer', new QueuedMailer(deps.database.db, app.jobs, mailTransport.kind));
+  await app.register(rateLimitsPlugin);
   await app.register(csrfPlugin, { publicUrl: deps.config.publicUrl });
   await app.register(sessionPlugin, { secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });
   await app.register(healthRoutes);

@@ -47,6 +47,31 @@ describe('loadConfig', () => {
     expect(config.secureCookies).toBe(true);
   });
 
+  describe('TRUST_PROXY (which proxies may name the client address)', () => {
+    const base = { NODE_ENV: 'test' as const, SESSION_SECRET: 'x'.repeat(40) };
+    it('trusts no proxy unless told, so X-Forwarded-For is ignored', () => {
+      expect(loadConfig(base).trustProxy).toBe(false);
+      expect(loadConfig({ ...base, TRUST_PROXY: '' }).trustProxy).toBe(false);
+      expect(loadConfig({ ...base, TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    });
+
+    it('takes true, a hop count, or a list of addresses, CIDRs and proxy-addr names', () => {
+      expect(loadConfig({ ...base, TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+      expect(loadConfig({ ...base, TRUST_PROXY: '2' }).trustProxy).toBe(2);
+      expect(
+        loadConfig({ ...base, TRUST_PROXY: ' 10.0.0.1, 192.168.0.0/16 ,fd00::/8,loopback' }).trustProxy,
+      ).toEqual(['10.0.0.1', '192.168.0.0/16', 'fd00::/8', 'loopback']);
+    });
+
+    it('refuses anything else with a line of its own', () => {
+      for (const bad of ['yes', '10.0.0.300', '10.0.0.0/33', 'fd00::/129', '10.0.0.1,,', '-1']) {
+        expect(() => loadConfig({ ...base, TRUST_PROXY: bad })).toThrow(
+          /^ {2}TRUST_PROXY: TRUST_PROXY must be true, a hop count, or a comma-separated list of proxy addresses or CIDRs/m,
+        );
+      }
+    });
+  });
+
   describe('push notifications (Notifier adapter)', () => {
     const vapid = {
       VAPID_PUBLIC_KEY: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM',

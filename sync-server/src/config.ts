@@ -1,9 +1,41 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { pushEnvShape, resolvePushConfig, type PushConfig } from './adapters/notifier/push-config.ts';
 import { devToolsEnvShape, resolveDevTools } from './dev-tools/dev-tools.config.ts';
+
+const trustProxyMessage =
+  'TRUST_PROXY must be true, a hop count, or a comma-separated list of proxy addresses or CIDRs (such as 10.0.0.1,192.168.0.0/16, or loopback)';
+
+/** An address, a CIDR, or one of proxy-addr's names for ranges. */
+function isProxyEntry(entry: string): boolean {
+  if (['loopback', 'linklocal', 'uniquelocal'].includes(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+/**
+ * Which proxies may name the client's address in X-Forwarded-For (Fastify's trustProxy). Unset:
+ * none, so a client cannot pick the address the rate limits count against.
+ */
+const trustProxySchema = z
+  .string()
+  .optional()
+  .transform((raw, ctx): boolean | number | string[] => {
+    const value = raw?.trim() ?? '';
+    if (value === '' || value === 'false') return false;
+    if (value === 'true') return true;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(',').map((entry) => entry.trim());
+    if (entries.every(isProxyEntry)) return entries;
+    ctx.addIssue({ code: 'custom', message: trustProxyMessage });
+    return z.NEVER;
+  });
 
 const envSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -26,6 +58,7 @@ const envSchema = z.object({
     .min(1, 'AUDIT_RETENTION_DAYS must be at least 1')
     .max(36_500, 'AUDIT_RETENTION_DAYS must be at most 36500 (100 years)')
     .default(365),
+  TRUST_PROXY: trustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...pushEnvShape,
   ...devToolsEnvShape,
@@ -47,6 +80,8 @@ export type Config = {
   /** /dev/* and /api/dev/* exist (dev-tools/dev-tools.config.ts says when they may). */
   devTools: boolean;
   pwaDist: string;
+  /** Passed to Fastify's trustProxy: false, true, a hop count, or proxy addresses and CIDRs. */
+  trustProxy: boolean | number | string[];
   logLevel: string;
   auditRetentionDays: number;
 };
@@ -87,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     push: push.config,
     devTools: devTools.enabled,
     pwaDist: path.resolve(e.PWA_DIST ?? path.join(import.meta.dirname, '../../pwa/dist')),
+    trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     auditRetentionDays: e.AUDIT_RETENTION_DAYS,
   };

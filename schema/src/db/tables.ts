@@ -2,7 +2,6 @@ import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
   bigserial,
-  boolean,
   customType,
   date,
   index,
@@ -172,22 +171,21 @@ export const emailOutbox = pgTable(
   (t) => [index('email_outbox_created').on(t.createdAt)],
 );
 
-/** Failed and successful log-ins, for rate limits shared by every server process. */
-export const loginAttempts = pgTable(
-  'login_attempts',
+/**
+ * Rate limits shared by every server process (decision 0020): one row per key,
+ * '<rule>:<subject>'. A rate keeps GCRA's one timestamp in free_at (when its whole budget is
+ * back); a backoff keeps its run of failures and, in free_at, when the next attempt may run.
+ * A row past forget_at counts as absent, and is pruned.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
-    identifier: text('identifier').notNull(),
-    ip: text('ip').notNull(),
-    succeeded: boolean('succeeded').notNull(),
-    createdAt: createdAt(),
+    key: text('key').primaryKey(),
+    failures: integer('failures').notNull().default(0),
+    freeAt: timestamp('free_at', { withTimezone: true }).notNull(),
+    forgetAt: timestamp('forget_at', { withTimezone: true }).notNull(),
   },
-  (t) => [
-    index('login_attempts_identifier').on(t.identifier, t.createdAt),
-    index('login_attempts_ip').on(t.ip, t.createdAt),
-    // Pruning deletes by age alone (decision 0016).
-    index('login_attempts_created').on(t.createdAt),
-  ],
+  (t) => [index('rate_limits_forget_at').on(t.forgetAt)],
 );
 
 /** Who acted as whom, and when (switch accounts, impersonation). */
@@ -312,9 +310,6 @@ export const kioskPins = pgTable('kiosk_pins', {
   verifierSalt: text('verifier_salt').notNull(),
   verifierIterations: integer('verifier_iterations').notNull(),
   verifier: text('verifier').notNull(),
-  /** Wrong PINs since the last right one (or the last lock). */
-  failedAttempts: integer('failed_attempts').notNull().default(0),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -372,7 +367,7 @@ export const tables = {
   sessions,
   passwordResetTokens,
   emailOutbox,
-  loginAttempts,
+  rateLimits,
   auditLog,
   orgLogos,
   notificationTokens,

@@ -1,7 +1,8 @@
 import { loginMessages, signupMessages } from '@platform/schema/auth/auth.messages';
 import type { googleLoginErrors } from '@platform/schema/auth/google.zod';
 import type { FieldError } from '@platform/schema/auth/auth.zod';
-import { TooManyRequests, Unauthenticated, ValidationFailed } from '../plugins/domain-errors.ts';
+import { Unauthenticated, ValidationFailed } from '../plugins/domain-errors.ts';
+import { RateLimited } from '../rate-limits/rate-limits.ts';
 
 /** One answer for unknown user, wrong password and password-less account (no enumeration). */
 export class LoginFailed extends Unauthenticated {
@@ -10,9 +11,10 @@ export class LoginFailed extends Unauthenticated {
   }
 }
 
-export class TooManyLoginAttempts extends TooManyRequests {
-  constructor() {
-    super(loginMessages.tooManyAttempts);
+/** The log-in page's own words, whichever sign-in limit refused (the wait is in Retry-After). */
+export class TooManyLoginAttempts extends RateLimited {
+  constructor(retryAfterMs: number) {
+    super(retryAfterMs, loginMessages.tooManyAttempts);
   }
 }
 

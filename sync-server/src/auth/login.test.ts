@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loginMessages } from '@platform/schema/auth/auth.messages';
-import { loginAttempts, sessions } from '@platform/schema/db';
+import { sessions } from '@platform/schema/db';
 import {
   addMembership,
   insertTestOrg,
@@ -13,7 +13,7 @@ import {
 import { CookieJar } from '../testing/cookie-jar.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
-import { MAX_FAILURES_PER_IDENTIFIER, MAX_FAILURES_PER_IP } from './login.service.ts';
+import { signInLimits } from './sign-in-limits.ts';
 
 const failure = { error: 'LoginFailed', message: loginMessages.failureBody };
 
@@ -114,57 +114,115 @@ describe.each(testDatabaseKinds)('POST /auth/login (JSON) on %s', (kind) => {
     }
   });
 
-  it(`refuses the attempt after ${MAX_FAILURES_PER_IDENTIFIER} failures for one identifier, even with the right password`, async () => {
-    const user = await insertTestUser(t.db);
-    for (let i = 0; i < MAX_FAILURES_PER_IDENTIFIER; i++) {
-      // Different addresses: the identifier limit alone must trigger.
-      expect((await login({ identifier: user.email, password: `wrong-${i}` })).statusCode).toBe(
-        401,
-      );
-    }
-    const refused = await login({ identifier: user.email, password: TEST_PASSWORD });
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toMatchObject({ message: loginMessages.tooManyAttempts });
-    expect(refused.cookies).toEqual([]);
-  });
+  describe('limits (per address, and per account at one address with backoff)', () => {
+    const FREE_FAILURES = signInLimits.perAccountAtAddress.waitAfter;
+    const PER_ADDRESS = signInLimits.perAddress.limit;
+    const wrong = (identifier: string, remoteAddress: string, headers: Record<string, string> = {}) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { identifier, password: 'not-the-password' },
+        remoteAddress,
+        headers,
+      });
 
-  it(`refuses an address after ${MAX_FAILURES_PER_IP} failures from it, across identifiers`, async () => {
-    const user = await insertTestUser(t.db);
-    const ip = '198.51.100.7';
-    await t.db
-      .insert(loginAttempts)
-      .values(
-        Array.from({ length: MAX_FAILURES_PER_IP }, (_, i) => ({
-          identifier: `guess-${i}@example.test`,
-          ip,
-          succeeded: false,
-        })),
-      );
-    const refused = await login({ identifier: user.email, password: TEST_PASSWORD }, ip);
-    expect(refused.statusCode).toBe(429);
-    expect(refused.json()).toMatchObject({ message: loginMessages.tooManyAttempts });
-    expect(
-      (await login({ identifier: user.email, password: TEST_PASSWORD }, '198.51.100.8')).statusCode,
-    ).toBe(200);
-  });
+    it('never lets a stranger elsewhere stop the owner: 100 failures at 203.0.113.9, alice logs in from 198.51.100.7 at once', async () => {
+      const alice = await insertTestUser(t.db);
+      const statuses: number[] = [];
+      for (let i = 0; i < 100; i++) statuses.push((await wrong(alice.email!, '203.0.113.9')).statusCode);
+      expect(statuses.slice(0, FREE_FAILURES)).toEqual(Array(FREE_FAILURES).fill(401));
+      expect(statuses.slice(FREE_FAILURES).every((status) => status === 429)).toBe(true);
+      const owner = await login({ identifier: alice.email, password: TEST_PASSWORD }, '198.51.100.7');
+      expect(owner.statusCode).toBe(200);
+    });
 
-  it('forgets failures older than the 15-minute window', async () => {
-    const user = await insertTestUser(t.db);
-    const identifier = user.email!;
-    const old = sql`now() - interval '16 minutes'`;
-    await t.db
-      .insert(loginAttempts)
-      .values(
-        Array.from({ length: 20 }, () => ({
-          identifier,
-          ip: '203.0.113.9',
-          succeeded: false,
-          createdAt: old,
-        })),
+    it(`makes one account at one address wait after ${FREE_FAILURES} failures, the right password included, with Retry-After`, async () => {
+      const user = await insertTestUser(t.db);
+      const address = freshIp();
+      for (let i = 0; i < FREE_FAILURES; i++) expect((await wrong(user.email!, address)).statusCode).toBe(401);
+      const refused = await login({ identifier: user.email, password: TEST_PASSWORD }, address);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ message: loginMessages.tooManyAttempts });
+      expect(refused.headers['retry-after']).toBe(
+        String(signInLimits.perAccountAtAddress.firstWaitMs / 1000),
       );
-    expect((await login({ identifier, password: TEST_PASSWORD }, '203.0.113.9')).statusCode).toBe(
-      200,
-    );
+      expect(refused.cookies).toEqual([]);
+      // The same account from elsewhere, and another account from here, are not held up.
+      expect((await login({ identifier: user.email, password: TEST_PASSWORD })).statusCode).toBe(200);
+      const other = await insertTestUser(t.db);
+      expect((await login({ identifier: other.email, password: TEST_PASSWORD }, address)).statusCode).toBe(200);
+    });
+
+    it(`lets no burst slip past: of 20 concurrent guesses for one account at one address, ${FREE_FAILURES} are checked`, async () => {
+      const user = await insertTestUser(t.db);
+      const address = freshIp();
+      const statuses = (
+        await Promise.all(Array.from({ length: 20 }, () => wrong(user.email!, address)))
+      ).map((res) => res.statusCode);
+      expect(statuses.filter((status) => status === 401)).toHaveLength(FREE_FAILURES);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(20 - FREE_FAILURES);
+    });
+
+    it(`refuses an address after ${PER_ADDRESS} failures from it across accounts; sign-ins that succeed do not count`, async () => {
+      const user = await insertTestUser(t.db);
+      const address = freshIp();
+      for (let i = 0; i < PER_ADDRESS - 1; i++)
+        expect((await wrong(uniqueEmail(`guess-${i}`), address)).statusCode).toBe(401);
+      for (let i = 0; i < 3; i++)
+        expect((await login({ identifier: user.email, password: TEST_PASSWORD }, address)).statusCode).toBe(200);
+      expect((await wrong(uniqueEmail('last'), address)).statusCode).toBe(401);
+      const refused = await login({ identifier: user.email, password: TEST_PASSWORD }, address);
+      expect(refused.statusCode).toBe(429);
+      expect(refused.json()).toMatchObject({ message: loginMessages.tooManyAttempts });
+      // One more failure fits once 1/50 of the 15 minutes has passed (less the test's own time).
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(signInLimits.perAddress.perMs / PER_ADDRESS / 1000);
+      expect((await login({ identifier: user.email, password: TEST_PASSWORD })).statusCode).toBe(200);
+    });
+
+    it('ignores a spoofed X-Forwarded-For when TRUST_PROXY is unset', async () => {
+      const user = await insertTestUser(t.db);
+      const address = freshIp();
+      for (let i = 0; i < FREE_FAILURES; i++) expect((await wrong(user.email!, address)).statusCode).toBe(401);
+      const spoofed = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { identifier: user.email, password: TEST_PASSWORD },
+        remoteAddress: address,
+        headers: { 'x-forwarded-for': '198.51.100.23' },
+      });
+      expect(spoofed.statusCode).toBe(429);
+    });
+
+    it('takes the client address from X-Forwarded-For when TRUST_PROXY names the proxy, and only from it', async () => {
+      const proxy = '192.0.2.250';
+      const behind = await createTestApp(kind, { env: { TRUST_PROXY: proxy } });
+      try {
+        const user = await insertTestUser(behind.db);
+        const via = (client: string, password: string, remoteAddress = proxy) =>
+          behind.app.inject({
+            method: 'POST',
+            url: '/auth/login',
+            payload: { identifier: user.email, password },
+            remoteAddress,
+            headers: { 'x-forwarded-for': client },
+          });
+        for (let i = 0; i < FREE_FAILURES; i++)
+          expect((await via('203.0.113.50', 'not-the-password')).statusCode).toBe(401);
+        expect((await via('203.0.113.50', TEST_PASSWORD)).statusCode).toBe(429);
+        // Another client behind the same proxy is another address.
+        expect((await via('198.51.100.24', TEST_PASSWORD)).statusCode).toBe(200);
+        // A socket that is not the proxy cannot name the address: its own is used.
+        const untrusted = '192.0.2.251';
+        for (let i = 0; i < FREE_FAILURES; i++)
+          expect((await via('198.51.100.25', 'not-the-password', untrusted)).statusCode).toBe(401);
+        expect((await via('198.51.100.26', TEST_PASSWORD, untrusted)).statusCode).toBe(429);
+      } finally {
+        await behind.close();
+      }
+      // A second app on a database of its own: slow on a busy machine.
+    }, 90_000);
   });
 
   it('lands on the profile asked for, and remembers it for use-latest', async () => {

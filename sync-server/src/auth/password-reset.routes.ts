@@ -4,13 +4,17 @@ import {
   forgotPasswordInputSchema,
   resetPasswordInputSchema,
 } from '@platform/schema/auth/auth.zod';
+import { mayMailPasswordReset } from './password-reset.limits.ts';
 import { queuePasswordReset, resetPassword } from './password-reset.service.ts';
 
 export async function passwordResetRoutes(app: FastifyInstance) {
-  // The same answer, after the same work, whether or not the address has an account.
+  // The same answer, after the same work, whether or not the address has an account (no
+  // enumeration), and whether or not that address's emails are used up (decision 0020); only
+  // too many requests from one place get a 429. The lookup and the email happen in a job.
   app.post('/api/auth/forgot-password', async (request) => {
     const { email } = forgotPasswordInputSchema.parse(request.body);
-    await queuePasswordReset(app.jobs, email);
+    if (await mayMailPasswordReset(app.db, email, request.ip))
+      await queuePasswordReset(app.jobs, email);
     return { ok: true, message: passwordResetMessages.sent };
   });
 

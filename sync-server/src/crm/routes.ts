@@ -8,8 +8,10 @@ import {
   rosterSearchQuerySchema,
   setTagsRequestSchema,
 } from '@platform/schema/crm/crm.zod';
+import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
 import { addCustomer } from './add-customer.service.ts';
 import { requireCrmStaff } from './crm.access.ts';
+import { addCustomerLimits } from './crm.limits.ts';
 import {
   addCustomerMetric,
   addCustomerNote,
@@ -41,6 +43,10 @@ export async function crmRoutes(app: FastifyInstance) {
   app.post('/api/crm/customers', async (request, reply) => {
     const staff = await requireCrmStaff(request);
     const input = addCustomerRequestSchema.parse(request.body);
+    await enforce(app.db, [
+      { rule: addCustomerLimits.perStaff, subject: staff.userId },
+      { rule: addCustomerLimits.perAddress, subject: addressSubject(request.ip) },
+    ]);
     const deps = {
       db: app.db,
       mailer: app.mailer,

@@ -7,9 +7,11 @@ import {
   validateChildRequestSchema,
 } from '@platform/schema/families/families.zod';
 import { requireSession } from '../plugins/session.ts';
+import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
 import { attachChild, createChildren, validateChildren } from './children.service.ts';
 import { familyActorOf } from './families.access.ts';
 import { FamilyFormInvalid, parseFamilyInput } from './families.errors.ts';
+import { validateChildLimit } from './families.limits.ts';
 import type { FamilyDeps } from './families.service.ts';
 import { runGuardiansAction } from './guardians.service.ts';
 
@@ -30,8 +32,8 @@ export async function familiesRoutes(app: FastifyInstance) {
 
 /**
  * spec §7 POST /api/auth/create-account, the family actions (signup.routes.ts hands them over).
- * validate-child is public — the signup page asks before the account exists; the others need
- * a session.
+ * validate-child is public — the signup page asks before the account exists — and limited per
+ * address; the others need a session.
  */
 export async function runFamilyAccountAction(
   app: FastifyInstance,
@@ -40,9 +42,12 @@ export async function runFamilyAccountAction(
   action: (typeof familyAccountActions)[number],
 ) {
   if (action === 'validate-child')
-    return answerFormErrors(reply, async () =>
-      validateChildren(parseFamilyInput(validateChildRequestSchema, request.body)),
-    );
+    return answerFormErrors(reply, async () => {
+      const input = parseFamilyInput(validateChildRequestSchema, request.body);
+      const cost = 1 + input.children.length;
+      await enforce(app.db, [{ rule: validateChildLimit, subject: addressSubject(request.ip), cost }]);
+      return validateChildren(input);
+    });
   const actor = familyActorOf(await requireSession(request));
   const deps = depsOf(app, request);
   return answerFormErrors(reply, async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { kioskPins } from '@platform/schema/db';
+import { kioskPins, rateLimits } from '@platform/schema/db';
 import {
   kioskMessages,
   pinLockedMessage,
@@ -12,6 +12,7 @@ import type { CookieJar } from '../testing/cookie-jar.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import { seedSyncOrg, type Person } from '../testing/sync-fixtures.ts';
+import { kioskPinLimit, pinSubject } from './kiosk-pin.service.ts';
 import { asKiosk, newManager, startTestKiosk } from './kiosk.fixtures.ts';
 
 describe.each(testDatabaseKinds)('kiosk PINs on %s', (kind) => {
@@ -19,12 +20,15 @@ describe.each(testDatabaseKinds)('kiosk PINs on %s', (kind) => {
   let a: Awaited<ReturnType<typeof seedSyncOrg>>;
   let b: Awaited<ReturnType<typeof seedSyncOrg>>;
   let kioskJar: CookieJar;
+  let kioskId: string;
 
   beforeAll(async () => {
     t = await createTestApp(kind);
     a = await seedSyncOrg(t.app, t.db);
     b = await seedSyncOrg(t.app, t.db);
-    kioskJar = (await startTestKiosk(t.app, t.db, a.org.id)).jar;
+    const kiosk = await startTestKiosk(t.app, t.db, a.org.id);
+    kioskJar = kiosk.jar;
+    kioskId = kiosk.kiosk.id;
   });
   afterAll(() => t.close());
 
@@ -110,23 +114,28 @@ describe.each(testDatabaseKinds)('kiosk PINs on %s', (kind) => {
       const locking = await verify(person.id, '0000');
       expect(locking.statusCode).toBe(429);
       expect(locking.json().message).toBe(pinLockedMessage(PIN_LOCK_MS));
+      expect(locking.headers['retry-after']).toBe(String(PIN_LOCK_MS / 1000));
       const right = await verify(person.id, '4821');
       expect(right.statusCode).toBe(429);
       expect(right.json().message).toMatch(/^Too many wrong PINs\. Try again in 1[45] minutes\.$/);
 
       // The kiosk learns of the lock, to keep it while offline; so does the person.
-      const lockedUntil = (await rowOf(person.id))?.lockedUntil?.toISOString();
+      const lockedUntil = locking.json().details.lockedUntil;
+      expect(right.json().details.lockedUntil).toBe(lockedUntil);
       expect((await roster()).staff.find((s) => s.userId === person.id)?.lockedUntil).toBe(
         lockedUntil,
       );
       expect((await pinCall('GET', person)).json()).toEqual({ hasPin: true, lockedUntil });
 
-      // Once the lock has passed, the right PIN works again.
+      // Once the lock has passed, the right PIN works again, and five more tries are free.
+      const past = new Date(Date.now() - 1000);
       await t.db
-        .update(kioskPins)
-        .set({ lockedUntil: new Date(Date.now() - 1000) })
-        .where(eq(kioskPins.userId, person.id));
+        .update(rateLimits)
+        .set({ freeAt: past, forgetAt: past })
+        .where(eq(rateLimits.key, `${kioskPinLimit.name}:${pinSubject(person.id, kioskId)}`));
       expect((await verify(person.id, '4821')).json()).toEqual({ ok: true });
+      expect((await roster()).staff.find((s) => s.userId === person.id)?.lockedUntil).toBeNull();
+      expect((await pinCall('GET', person)).json()).toEqual({ hasPin: true, lockedUntil: null });
     });
 
     it('starts counting again after a right PIN, and after a new PIN is set', async () => {
@@ -139,6 +148,27 @@ describe.each(testDatabaseKinds)('kiosk PINs on %s', (kind) => {
       // Setting a new PIN while signed in lifts the lock.
       await pinCall('PUT', person, { pin: '9876' });
       expect((await verify(person.id, '9876')).json()).toEqual({ ok: true });
+    });
+
+    it('keeps a lock to the kiosk where the wrong PINs were typed: a stranger elsewhere cannot lock a person out', async () => {
+      const person = await withPin();
+      const elsewhere = (await startTestKiosk(t.app, t.db, a.org.id)).jar;
+      const verifyAt = (jar: CookieJar, pin: string) =>
+        t.app.inject({
+          method: 'POST',
+          url: '/api/kiosk/verify-pin',
+          headers: asKiosk(jar),
+          payload: { userId: person.id, pin },
+        });
+      for (let i = 1; i < MAX_PIN_FAILURES; i++)
+        expect((await verifyAt(elsewhere, '0000')).statusCode).toBe(422);
+      const locked = await verifyAt(elsewhere, '0000');
+      expect(locked.statusCode).toBe(429);
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(14 * 60);
+      expect((await verifyAt(elsewhere, '4821')).statusCode).toBe(429);
+      // Here, the person clocks in as usual, and this kiosk is told of no lock.
+      expect((await verify(person.id, '4821')).json()).toEqual({ ok: true });
+      expect((await roster()).staff.find((s) => s.userId === person.id)?.lockedUntil).toBeNull();
     });
 
     it('knows only the organisation’s staff who track time, and those who have a PIN', async () => {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { kioskPins, memberships, users } from '@platform/schema/db';
 import type { PinVerifier } from '@platform/schema/kiosk/kiosk-pin.rules';
 import { timeTrackingClaims } from '@platform/schema/organizations/claims';
@@ -12,9 +12,6 @@ export async function savePin(db: Db, userId: string, pinHash: string, verifier:
     verifierSalt: verifier.salt,
     verifierIterations: verifier.iterations,
     verifier: verifier.verifier,
-    // A new PIN, chosen while signed in, starts with a clean slate.
-    failedAttempts: 0,
-    lockedUntil: null,
     updatedAt: new Date(),
   };
   await db
@@ -30,43 +27,6 @@ export async function deletePin(db: Db, userId: string) {
 export async function findPin(db: Db, userId: string): Promise<KioskPinRow | undefined> {
   const [row] = await db.select().from(kioskPins).where(eq(kioskPins.userId, userId));
   return row;
-}
-
-/**
- * Counts an attempt *before* the PIN is checked (as log-in does), so concurrent guesses see
- * each other. Answers the attempt's number in the run, or null while the person is locked out.
- */
-export async function countPinAttempt(db: Db, userId: string, now: Date): Promise<number | null> {
-  const [row] = await db
-    .update(kioskPins)
-    .set({ failedAttempts: sql`${kioskPins.failedAttempts} + 1` })
-    .where(
-      and(
-        eq(kioskPins.userId, userId),
-        or(isNull(kioskPins.lockedUntil), lte(kioskPins.lockedUntil, now)),
-      ),
-    )
-    .returning({ attempt: kioskPins.failedAttempts });
-  return row?.attempt ?? null;
-}
-
-export async function clearPinFailures(db: Db, userId: string) {
-  await db
-    .update(kioskPins)
-    .set({ failedAttempts: 0, lockedUntil: null })
-    .where(eq(kioskPins.userId, userId));
-}
-
-export async function lockPin(db: Db, userId: string, until: Date) {
-  await db
-    .update(kioskPins)
-    .set({ failedAttempts: 0, lockedUntil: until })
-    .where(
-      and(
-        eq(kioskPins.userId, userId),
-        or(isNull(kioskPins.lockedUntil), lte(kioskPins.lockedUntil, until)),
-      ),
-    );
 }
 
 /** The claims that put a staff member on a kiosk's list: those that track time (spec §6). */

@@ -3,7 +3,8 @@ import {
   pinLockedMessage,
   wrongPinMessage,
 } from '@platform/schema/kiosk/kiosk.messages';
-import { Forbidden, NotFound, RuleBroken, TooManyRequests } from '../plugins/domain-errors.ts';
+import { Forbidden, NotFound, RuleBroken } from '../plugins/domain-errors.ts';
+import { RateLimited } from '../rate-limits/rate-limits.ts';
 
 /** 422, with the tries left before the lock. */
 export class WrongPin extends RuleBroken {
@@ -13,11 +14,10 @@ export class WrongPin extends RuleBroken {
 }
 
 /** 429 until `lockedUntil`; the kiosk keeps the lock for when it is offline. */
-export class PinLocked extends TooManyRequests {
+export class PinLocked extends RateLimited {
   constructor(lockedUntil: Date, now: Date) {
-    super(pinLockedMessage(lockedUntil.getTime() - now.getTime()), {
-      lockedUntil: lockedUntil.toISOString(),
-    });
+    const remainingMs = lockedUntil.getTime() - now.getTime();
+    super(remainingMs, pinLockedMessage(remainingMs), { lockedUntil: lockedUntil.toISOString() });
   }
 }
 

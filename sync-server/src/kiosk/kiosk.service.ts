@@ -1,21 +1,12 @@
 import type { Kiosk, VerifyPinInput } from '@platform/schema/kiosk/kiosk.zod';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
-import { MAX_PIN_FAILURES, PIN_LOCK_MS, pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
-import { TooManyLoginAttempts } from '../auth/auth.errors.ts';
-import {
-  countRecentFailures,
-  insertFailedAttempt,
-  markAttemptSucceeded,
-} from '../auth/login-attempts.repository.ts';
-import {
-  LOGIN_WINDOW_MS,
-  MAX_FAILURES_PER_IDENTIFIER,
-  MAX_FAILURES_PER_IP,
-} from '../auth/login.service.ts';
+import { MAX_PIN_FAILURES, pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
 import { verifyPassword } from '../auth/passwords.ts';
+import { checkPasswordWithinLimits } from '../auth/sign-in-limits.ts';
 import { hashToken, newToken } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/open-database.ts';
 import type { SessionContext } from '../plugins/session.ts';
+import { attemptSucceeded, startAttempt, waitingSubjects } from '../rate-limits/rate-limits.ts';
 import {
   insertKioskDevice,
   recordKioskEvent,
@@ -30,14 +21,8 @@ import {
   WrongKioskPassword,
   WrongPin,
 } from './kiosk.errors.ts';
-import {
-  clearPinFailures,
-  countPinAttempt,
-  findPin,
-  kioskStaffAmong,
-  listKioskStaff,
-  lockPin,
-} from './kiosk-pins.repository.ts';
+import { kioskPinLimit, pinSubject } from './kiosk-pin.service.ts';
+import { findPin, kioskStaffAmong, listKioskStaff } from './kiosk-pins.repository.ts';
 
 const fullName = (person: { firstName: string; lastName: string }) =>
   `${person.firstName} ${person.lastName}`.trim();
@@ -66,8 +51,18 @@ export async function startKiosk(
 }
 
 /** GET /api/kiosk: who clocks in here (names only) and what checks their PINs offline. */
-export async function describeKiosk(db: Db, { kiosk, org, starter }: LiveKiosk): Promise<Kiosk> {
+export async function describeKiosk(
+  db: Db,
+  { kiosk, org, starter }: LiveKiosk,
+  now = new Date(),
+): Promise<Kiosk> {
   const staff = await listKioskStaff(db, kiosk.orgId);
+  const locks = await waitingSubjects(
+    db,
+    kioskPinLimit,
+    staff.map((person) => pinSubject(person.userId, kiosk.id)),
+    now,
+  );
   return {
     id: kiosk.id,
     org: { id: org.id, label: org.label, timezone: org.attributes.timezone ?? null },
@@ -82,15 +77,16 @@ export async function describeKiosk(db: Db, { kiosk, org, starter }: LiveKiosk):
             verifier: person.pin.verifier,
           }
         : null,
-      lockedUntil: person.pin?.lockedUntil?.toISOString() ?? null,
+      // This kiosk's lock only: one at another kiosk does not hold here.
+      lockedUntil: locks.get(pinSubject(person.userId, kiosk.id))?.toISOString() ?? null,
     })),
   };
 }
 
 /**
- * The server's check of a PIN typed at an online kiosk: argon2id, and a lock after
- * MAX_PIN_FAILURES wrong ones in a row. The attempt is counted before the check, so a burst of
- * guesses from several kiosks cannot slip past the limit.
+ * The server's check of a PIN typed at an online kiosk: argon2id, and a lock at this kiosk
+ * after MAX_PIN_FAILURES wrong ones in a row (kioskPinLimit). The attempt is counted before
+ * the check, so a burst of guesses cannot slip past the limit.
  */
 export async function verifyKioskPin(
   db: Db,
@@ -102,29 +98,23 @@ export async function verifyKioskPin(
     throw new NotAtThisKiosk();
   const stored = await findPin(db, input.userId);
   if (!stored) throw new NoPin();
-  const attempt = await countPinAttempt(db, input.userId, now);
-  if (attempt === null) {
-    const lockedUntil =
-      (await findPin(db, input.userId))?.lockedUntil ?? new Date(now.getTime() + PIN_LOCK_MS);
-    throw new PinLocked(lockedUntil, now);
-  }
-  // Guesses beyond the limit that raced the one that locked: refused unchecked.
-  if (attempt > MAX_PIN_FAILURES) throw new PinLocked(new Date(now.getTime() + PIN_LOCK_MS), now);
+  const subject = pinSubject(input.userId, kiosk.id);
+  const attempt = await startAttempt(db, kioskPinLimit, subject, now);
+  if (!attempt.ok) throw new PinLocked(new Date(now.getTime() + attempt.retryAfterMs), now);
   const right =
     pinSchema.safeParse(input.pin).success && (await verifyPassword(stored.pinHash, input.pin));
   if (right) {
-    await clearPinFailures(db, input.userId);
+    await attemptSucceeded(db, kioskPinLimit, subject);
     return { ok: true as const };
   }
-  if (attempt < MAX_PIN_FAILURES) throw new WrongPin(MAX_PIN_FAILURES - attempt);
-  const lockedUntil = new Date(now.getTime() + PIN_LOCK_MS);
-  await lockPin(db, input.userId, lockedUntil);
-  throw new PinLocked(lockedUntil, now);
+  if (attempt.waitIfFailedMs === 0) throw new WrongPin(MAX_PIN_FAILURES - attempt.failures);
+  throw new PinLocked(new Date(now.getTime() + attempt.waitIfFailedMs), now);
 }
 
 /**
- * Leaving needs the starter's password, limited exactly like log-in and counted against the
- * same identifier: guesses at the kiosk and at the log-in page share one budget.
+ * Leaving needs the starter's password, under the sign-in limits and counted as the same
+ * account at the same address as a log-in: guesses at the kiosk and at the log-in page there
+ * share one budget, and failures anywhere else never keep the kiosk from being left.
  */
 export async function leaveKiosk(
   db: Db,
@@ -132,19 +122,10 @@ export async function leaveKiosk(
   password: string,
   ip: string,
 ) {
-  const identifier = (starter.email ?? starter.username ?? starter.id).toLowerCase();
-  const attemptId = await insertFailedAttempt(db, identifier, ip);
-  const failures = await countRecentFailures(
-    db,
-    identifier,
-    ip,
-    new Date(Date.now() - LOGIN_WINDOW_MS),
+  const right = await checkPasswordWithinLimits(db, { account: starter.id, ip }, () =>
+    verifyPassword(starter.passwordHash, password),
   );
-  if (failures.byIdentifier > MAX_FAILURES_PER_IDENTIFIER || failures.byIp > MAX_FAILURES_PER_IP) {
-    throw new TooManyLoginAttempts();
-  }
-  if (!(await verifyPassword(starter.passwordHash, password))) throw new WrongKioskPassword();
-  await markAttemptSucceeded(db, attemptId);
+  if (!right) throw new WrongKioskPassword();
   await revokeKiosk(db, kiosk.id);
   await recordKioskEvent(db, {
     orgId: kiosk.orgId,

@@ -6,6 +6,7 @@ import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { kioskSchema } from '@platform/schema/kiosk/kiosk.zod';
 import { mergeTimeEntries } from '@platform/schema/time-tracking/time-entry.conflict';
 import { hashToken } from '../auth/sessions.repository.ts';
+import { signInLimits } from '../auth/sign-in-limits.ts';
 import { TEST_PASSWORD } from '../testing/auth-fixtures.ts';
 import { CookieJar } from '../testing/cookie-jar.ts';
 import { changeOf, openSse } from '../testing/sse-client.ts';
@@ -329,14 +330,34 @@ describe.each(testDatabaseKinds)('kiosk mode on %s', (kind) => {
       expect(trail.map((e) => e.action).sort()).toEqual(['kiosk-left', 'kiosk-started']);
     });
 
-    it('is limited like log-in: too many wrong passwords answer 429, the right one included', async () => {
-      const { jar } = await startTestKiosk(t.app, t.db, a.org.id);
+    it('is not held up by a stranger’s failed log-ins for the starter elsewhere', async () => {
+      const { jar, starter } = await startTestKiosk(t.app, t.db, a.org.id);
+      for (let i = 0; i < 100; i++)
+        await t.app.inject({
+          method: 'POST',
+          url: '/auth/login',
+          payload: { identifier: starter.email, password: `guess-${i}` },
+          remoteAddress: '203.0.113.9',
+        });
+      expect((await leave(jar, TEST_PASSWORD, '198.51.100.7')).statusCode).toBe(204);
+    });
+
+    it('is limited like log-in, sharing its count: after five wrong passwords there the kiosk waits, the right one included', async () => {
+      const { jar, starter } = await startTestKiosk(t.app, t.db, a.org.id);
       const address = someAddress();
-      for (let i = 0; i < 10; i++)
+      for (let i = 1; i < signInLimits.perAccountAtAddress.waitAfter; i++)
         expect((await leave(jar, `wrong-${i}`, address)).statusCode).toBe(403);
-      const blocked = await leave(jar, TEST_PASSWORD, someAddress());
+      const atLogIn = await t.app.inject({
+        method: 'POST',
+        url: '/auth/login',
+        payload: { identifier: starter.email, password: 'wrong-at-the-log-in-page' },
+        remoteAddress: address,
+      });
+      expect(atLogIn.statusCode).toBe(401);
+      const blocked = await leave(jar, TEST_PASSWORD, address);
       expect(blocked.statusCode).toBe(429);
       expect(blocked.json().message).toBe(loginMessages.tooManyAttempts);
+      expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
       expect(
         (await t.app.inject({ method: 'GET', url: '/api/kiosk', headers: asKiosk(jar) }))
           .statusCode,

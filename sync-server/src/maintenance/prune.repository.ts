@@ -5,9 +5,9 @@ import {
   crmInvitations,
   emailOutbox,
   kioskDevices,
-  loginAttempts,
   notificationOutbox,
   passwordResetTokens,
+  rateLimits,
   sessions,
 } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
@@ -33,10 +33,11 @@ const rules = {
     id: sessions.id,
     pastUse: endedBefore(sessions.expiresAt, sessions.revokedAt),
   },
-  loginAttempts: {
-    table: loginAttempts,
-    id: loginAttempts.id,
-    pastUse: createdBefore(loginAttempts.createdAt),
+  // A rate limit row past forget_at counts as absent (decision 0020): nothing to keep.
+  rateLimits: {
+    table: rateLimits,
+    id: rateLimits.key,
+    pastUse: (before: Date) => lt(rateLimits.forgetAt, before),
   },
   resetTokens: {
     table: passwordResetTokens,

@@ -14,7 +14,7 @@ export async function pruneExpiredData(
 ): Promise<Record<string, number>> {
   const keptFor: Record<PruneRule, number> = {
     sessions: retention.endedSessionsMs,
-    loginAttempts: retention.loginAttemptsMs,
+    rateLimits: retention.forgottenRateLimitsMs,
     resetTokens: retention.usedResetTokensMs,
     invitations: retention.endedInvitationsMs,
     kioskDevices: retention.endedKiosksMs,

@@ -7,12 +7,11 @@ import {
   crmInvitations,
   emailOutbox,
   kioskDevices,
-  loginAttempts,
   notificationOutbox,
   passwordResetTokens,
+  rateLimits,
   sessions,
 } from '@platform/schema/db';
-import { LOGIN_WINDOW_MS } from '../auth/login.service.ts';
 import { insertTestOrg, insertTestUser } from '../testing/auth-fixtures.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
@@ -70,21 +69,19 @@ describe.each(testDatabaseKinds)('the prune job on %s', (kind) => {
     expect(rows).toEqual([{ name: 'prune', cron: '7 * * * *', timezone: 'UTC' }]);
   });
 
-  it('deletes login attempts older than a day, which covers the log-in limit window', async () => {
-    expect(retention.loginAttemptsMs).toBeGreaterThanOrEqual(LOGIN_WINDOW_MS);
-    const attempt = (createdAt: Date) => ({
-      identifier: 'x@example.test',
-      ip: '10.1.1.1',
-      succeeded: false,
-      createdAt,
+  it('deletes rate limit rows once they count as absent (past forget_at), and only those', async () => {
+    const limit = (forgetAt: Date) => ({
+      key: `test:${token()}`,
+      failures: 3,
+      freeAt: ago(HOUR),
+      forgetAt,
     });
     expect(
-      await survivors(loginAttempts, loginAttempts.id, {
-        old: attempt(ago(retention.loginAttemptsMs + HOUR)),
-        inWindow: attempt(ago(LOGIN_WINDOW_MS - 60_000)),
-        hoursAgo: attempt(ago(2 * HOUR)),
+      await survivors(rateLimits, rateLimits.key, {
+        forgotten: limit(ago(60_000)),
+        counting: limit(ahead(10 * 60_000)),
       }),
-    ).toEqual(['hoursAgo', 'inWindow']);
+    ).toEqual(['counting']);
   });
 
   // Rows that end by expiring or by being used up: gone a grace period after either.

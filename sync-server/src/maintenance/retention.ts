@@ -1,5 +1,3 @@
-import { LOGIN_WINDOW_MS } from '../auth/login.service.ts';
-
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -10,8 +8,8 @@ const DAY_MS = 24 * HOUR_MS;
 export const retention = {
   /** After a session expired or was revoked: support can still see a recent sign-out. */
   endedSessionsMs: 30 * DAY_MS,
-  /** Log-in limits read the last LOGIN_WINDOW_MS; a day keeps room for a longer window. */
-  loginAttemptsMs: Math.max(DAY_MS, LOGIN_WINDOW_MS),
+  /** Rate limit rows say themselves when they stop counting (forget_at): gone at once after. */
+  forgottenRateLimitsMs: 0,
   /** After a reset or set-password link was used or expired (only hashes are stored). */
   usedResetTokensMs: DAY_MS,
   /** After an invitation was accepted or expired. */

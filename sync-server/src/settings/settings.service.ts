@@ -7,18 +7,8 @@ import {
   type Settings,
 } from '@platform/schema/settings/settings.zod';
 import { settingsMessages } from '@platform/schema/settings/settings.messages';
-import { TooManyLoginAttempts } from '../auth/auth.errors.ts';
-import {
-  countRecentFailures,
-  insertFailedAttempt,
-  markAttemptSucceeded,
-} from '../auth/login-attempts.repository.ts';
-import {
-  LOGIN_WINDOW_MS,
-  MAX_FAILURES_PER_IDENTIFIER,
-  MAX_FAILURES_PER_IP,
-} from '../auth/login.service.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import { checkPasswordWithinLimits } from '../auth/sign-in-limits.ts';
 import { revokeUserSessions } from '../auth/sessions.repository.ts';
 import {
   findUserById,
@@ -75,8 +65,9 @@ export async function updateProfile(
 }
 
 /**
- * Checks the current password with the log-in limits (a borrowed session must not become a way
- * to guess it), saves the new one and signs the person out everywhere else.
+ * Checks the current password under the sign-in limits, counted as a log-in of this account
+ * from this address (a borrowed session must not become another way to guess it), saves the
+ * new one and signs the person out everywhere else.
  */
 export async function changePassword(
   db: Db,
@@ -84,21 +75,13 @@ export async function changePassword(
   input: ChangePasswordInput,
 ): Promise<{ ok: true }> {
   const user = await userOf(db, current.userId);
-  const identifier = `password-change:${user.id}`;
-  const attemptId = await insertFailedAttempt(db, identifier, current.ip);
-  const failures = await countRecentFailures(
-    db,
-    identifier,
-    current.ip,
-    new Date(Date.now() - LOGIN_WINDOW_MS),
+  const right = await checkPasswordWithinLimits(db, { account: user.id, ip: current.ip }, () =>
+    verifyPassword(user.passwordHash, input.currentPassword),
   );
-  if (failures.byIdentifier > MAX_FAILURES_PER_IDENTIFIER || failures.byIp > MAX_FAILURES_PER_IP)
-    throw new TooManyLoginAttempts();
-  if (!(await verifyPassword(user.passwordHash, input.currentPassword)))
+  if (!right)
     throw new SettingsInvalid([
       { field: 'currentPassword', message: settingsMessages.currentPasswordWrong },
     ]);
-  await markAttemptSucceeded(db, attemptId);
   const passwordHash = await hashPassword(input.newPassword);
   await db.transaction(async (tx) => {
     await setPasswordHash(tx, user.id, passwordHash);

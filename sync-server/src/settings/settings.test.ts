@@ -11,7 +11,7 @@ import {
   linkChild,
   logInAs,
 } from '../testing/auth-fixtures.ts';
-import { MAX_FAILURES_PER_IDENTIFIER } from '../auth/login.service.ts';
+import { signInLimits } from '../auth/sign-in-limits.ts';
 import { CookieJar } from '../testing/cookie-jar.ts';
 import { insertRosterItem, waitForVisibility } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
@@ -233,7 +233,8 @@ describe.each(testDatabaseKinds)('POST /api/settings on %s', (kind) => {
         newPassword: 'a-brand-new-password',
       });
     const statuses: number[] = [];
-    for (let i = 0; i < MAX_FAILURES_PER_IDENTIFIER; i++) statuses.push((await guess()).statusCode);
+    for (let i = 0; i < signInLimits.perAccountAtAddress.waitAfter; i++)
+      statuses.push((await guess()).statusCode);
     expect(statuses.every((s) => s === 400)).toBe(true);
     expect((await guess()).statusCode).toBe(429);
   });

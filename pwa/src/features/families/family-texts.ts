@@ -1,4 +1,4 @@
-import { NetworkError } from '../../lib/api.ts';
+import { ApiError, NetworkError } from '../../lib/api.ts';
 
 // The family modals' own texts; the spec's are in schema/src/families/families.messages.ts.
 export const familyTexts = {
@@ -12,7 +12,10 @@ export const familyTexts = {
   sendPasswordEmail: 'Send an email to set their password',
 } as const;
 
-/** A request that failed for a reason the form cannot fix: offline, or the given text. */
+/** A request that failed for a reason the form cannot fix: offline, a rate limit, or the given text. */
 export function failureText(error: unknown, otherwise: string): string {
-  return error instanceof NetworkError ? familyTexts.offline : otherwise;
+  if (error instanceof NetworkError) return familyTexts.offline;
+  // A rate limit's own message says how long to wait; 'please try again' would not.
+  if (error instanceof ApiError && error.status === 429) return error.message;
+  return otherwise;
 }

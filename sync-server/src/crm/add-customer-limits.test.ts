@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addMembership, insertTestUser, logInAs, uniqueEmail } from '../testing/auth-fixtures.ts';
+import type { CookieJar } from '../testing/cookie-jar.ts';
+import { createTestApp } from '../testing/test-app.ts';
+import { testDatabaseKinds } from '../testing/test-database.ts';
+import { seedFamilies } from '../families/families.fixtures.ts';
+import { addCustomerLimits } from './crm.limits.ts';
+
+const { perStaff, perAddress } = addCustomerLimits;
+
+describe.each(testDatabaseKinds)('add-customer limits on %s', (kind) => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  let addresses = 0;
+  const freshAddress = () => `198.51.100.${++addresses}`;
+  const add = (jar: CookieJar, remoteAddress = freshAddress()) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/crm/customers',
+      headers: jar.headers(),
+      payload: { customerEmail: uniqueEmail('new'), externalPayments: false },
+      remoteAddress,
+    });
+  /** Another staff member of the organisation, signed in to it. */
+  const newStaff = async (orgId: string) => {
+    const user = await insertTestUser(t.db);
+    await addMembership(t.db, user.id, orgId, 'staff');
+    return (await logInAs(t.app, user.email!, { profileType: 'use-org', profileOrgId: orgId })).jar;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+  });
+  afterAll(() => t.close());
+
+  it(`lets one staff member add ${perStaff.limit} customers in 10 minutes, then answers 429 with Retry-After`, async () => {
+    const f = await seedFamilies(t.app, t.db);
+    for (let i = 0; i < perStaff.limit; i++) expect((await add(f.manager.jar)).statusCode).toBe(201);
+    const refused = await add(f.manager.jar);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await add(await newStaff(f.org.id))).statusCode).toBe(201);
+  });
+
+  it(`lets one address add ${perAddress.limit} customers in 10 minutes, whoever is signed in`, async () => {
+    const f = await seedFamilies(t.app, t.db);
+    const address = '203.0.113.60';
+    const staff = [f.manager.jar, await newStaff(f.org.id), await newStaff(f.org.id)];
+    expect(perAddress.limit).toBeLessThanOrEqual(staff.length * perStaff.limit);
+    for (let i = 0; i < perAddress.limit; i++) expect((await add(staff[i % 3]!, address)).statusCode).toBe(201);
+    const refused = await add(staff[0]!, address);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    expect((await add(staff[0]!)).statusCode).toBe(201);
+  });
+});
