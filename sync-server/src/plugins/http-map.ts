@@ -12,6 +12,7 @@ import {
   Unauthenticated,
   ValidationFailed,
 } from './domain-errors.ts';
+import { isUnstorableText } from '../db/postgres-errors.ts';
 
 type DomainErrorClass = abstract new (...args: never[]) => DomainError;
 
@@ -37,17 +38,10 @@ function domainStatusOf(error: DomainError): number {
 }
 
 /** The one place errors become HTTP answers. A 5xx never leaks its message. */
-/**
- * PostgreSQL's answers to text it cannot store (NUL bytes, invalid encodings): the request
- * was bad, not the server — wherever such text slipped past the schemas.
- */
-const badTextCodes = new Set(['22021', '22P05']);
-
 export function httpStatusOf(error: unknown): number {
   if (error instanceof ZodError) return 400;
   if (error instanceof DomainError) return domainStatusOf(error);
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string' && badTextCodes.has(code)) return 400;
+  if (isUnstorableText(error)) return 400;
   const status = (error as FastifyError | undefined)?.statusCode;
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
 }
