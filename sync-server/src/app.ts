@@ -10,6 +10,7 @@ import type { Notifier } from './adapters/notifier/port.ts';
 import { createNotifier } from './adapters/notifier/create-notifier.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { httpMapPlugin } from './plugins/http-map.ts';
+import { jsonBodyPlugin } from './plugins/json-body.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { healthRoutes } from './health/routes.ts';
@@ -57,6 +58,7 @@ export async function buildApp(deps: AppDeps) {
   app.decorate('notifier', notifier);
   app.addHook('onClose', async () => notifier.close?.());
   await app.register(formbody);
+  await app.register(jsonBodyPlugin);
   await app.register(httpMapPlugin);
   await app.register(dbPlugin, { database: deps.database });
   await app.register(csrfPlugin, { publicUrl: deps.config.publicUrl });
