@@ -17,6 +17,22 @@ describe('httpStatusOf', () => {
     }
   });
 
+  it('answers 503 when the database cannot be reached, bare or wrapped by drizzle', () => {
+    const unavailable = [
+      driverError('ECONNREFUSED'),
+      driverError('CONNECTION_CLOSED'),
+      driverError('CONNECTION_ENDED'),
+      driverError('57P01', 'terminating connection due to administrator command'),
+      driverError('53300', 'sorry, too many clients already'),
+      driverError('08006', 'connection failure'),
+      new Error('PGlite is closed'),
+    ];
+    for (const error of unavailable) {
+      expect(httpStatusOf(error), error.message).toBe(503);
+      expect(httpStatusOf(wrapped(error)), `wrapped ${error.message}`).toBe(503);
+    }
+  });
+
   it('keeps 500 for database errors that are the server’s own', () => {
     expect(httpStatusOf(wrapped(driverError('42P01')))).toBe(500);
     expect(httpStatusOf(new Error('boom'))).toBe(500);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
 import { toFieldErrors } from '@platform/schema/auth/auth.zod';
@@ -12,7 +12,7 @@ import {
   Unauthenticated,
   ValidationFailed,
 } from './domain-errors.ts';
-import { isUnstorableText } from '../db/postgres-errors.ts';
+import { isDatabaseUnavailable, isUnstorableText } from '../db/postgres-errors.ts';
 
 type DomainErrorClass = abstract new (...args: never[]) => DomainError;
 
@@ -42,14 +42,32 @@ export function httpStatusOf(error: unknown): number {
   if (error instanceof ZodError) return 400;
   if (error instanceof DomainError) return domainStatusOf(error);
   if (isUnstorableText(error)) return 400;
+  if (isDatabaseUnavailable(error)) return 503;
   const status = (error as FastifyError | undefined)?.statusCode;
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
 }
+
+/** How long a client should wait before trying again after a 503 (an outage, a restart). */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** 503 with a retry hint: the request was fine, the server cannot serve it right now. */
+export function sendRetryLater(reply: FastifyReply, message: string) {
+  return reply
+    .code(503)
+    .header('retry-after', String(RETRY_AFTER_SECONDS))
+    .send({ error: 'Service Unavailable', message });
+}
+
+export const unavailableMessage = 'The service is unavailable for a moment. Try again shortly.';
 
 export const httpMapPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error, request, reply) => {
       const status = httpStatusOf(error);
+      if (status === 503) {
+        request.log.warn({ err: error }, 'service unavailable');
+        return sendRetryLater(reply, unavailableMessage);
+      }
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');
         return reply.code(status).send({ error: 'Internal Server Error', message: 'Something went wrong.' });
