@@ -10,6 +10,7 @@ import type { Notifier } from './adapters/notifier/port.ts';
 import { createNotifier } from './adapters/notifier/create-notifier.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { httpMapPlugin } from './plugins/http-map.ts';
+import { drainingPlugin } from './plugins/draining.ts';
 import { jsonBodyPlugin } from './plugins/json-body.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { sessionPlugin } from './plugins/session.ts';
@@ -42,7 +43,11 @@ declare module 'fastify' {
 export async function buildApp(deps: AppDeps) {
   const app = Fastify({
     logger: deps.logger ?? false,
-    forceCloseConnections: true,
+    // Close drains (decision 0031): idle sockets close at once, requests in flight are
+    // answered, live streams are ended by the sync plugin, and the 503 of a request arriving
+    // meanwhile is the draining plugin's, with its retry hint.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     trustProxy: true,
     bodyLimit: 1_048_576,
   });
@@ -60,6 +65,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(formbody);
   await app.register(jsonBodyPlugin);
   await app.register(httpMapPlugin);
+  await app.register(drainingPlugin);
   await app.register(dbPlugin, { database: deps.database });
   await app.register(csrfPlugin, { publicUrl: deps.config.publicUrl });
   await app.register(sessionPlugin, { secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });

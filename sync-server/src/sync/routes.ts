@@ -9,7 +9,7 @@ import { ChangeHub } from './change-feed.ts';
 import { collectionDefinitions } from './collections/definitions.ts';
 import { pullChanges } from './pull.ts';
 import { pushChanges, PushRefused } from './push.ts';
-import { openStream } from './stream.ts';
+import { OpenStreams, openStream } from './stream.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -33,6 +33,9 @@ export const syncRoutes = fp(
     app.decorate('changeHub', hub);
     app.addHook('onReady', () => hub.start());
     app.addHook('onClose', () => hub.close());
+    const streams = new OpenStreams();
+    // Before the server waits for its connections: streams never end by themselves.
+    app.addHook('preClose', async () => streams.endAll());
 
     app.get('/api/sync/:collection/pull', async (request) => {
       const collection = definitionOf(request.params);
@@ -58,7 +61,7 @@ export const syncRoutes = fp(
 
     app.get('/api/sync/stream', async (request, reply) => {
       const { actor, stillAllowed } = await replicatingActor(app, request);
-      openStream(reply, hub, actor, stillAllowed);
+      openStream(reply, hub, actor, stillAllowed, streams);
     });
   },
   { name: 'sync', dependencies: ['db', 'session'] },

@@ -6,8 +6,12 @@ export async function openSse(url: string, headers: Record<string, string>) {
   const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
   if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
   const events: EventSourceMessage[] = [];
+  /** The `retry:` hints the server sent, in milliseconds. */
+  const retries: number[] = [];
+  let ended = false;
   const waiters = new Set<() => void>();
   const parser = createParser({
+    onRetry: (ms) => retries.push(ms),
     onEvent: (event) => {
       events.push(event);
       waiters.forEach((wake) => wake());
@@ -18,7 +22,10 @@ export async function openSse(url: string, headers: Record<string, string>) {
     try {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) return;
+        if (done) {
+          ended = true;
+          return;
+        }
         parser.feed(value);
       }
     } catch {
@@ -49,7 +56,14 @@ export async function openSse(url: string, headers: Record<string, string>) {
       check();
     });
   }
-  return { events, next, close: () => controller.abort() };
+  return {
+    events,
+    retries,
+    /** Whether the server ended the stream. */
+    ended: () => ended,
+    next,
+    close: () => controller.abort(),
+  };
 }
 
 export const changeOf = (collection: string) => (event: EventSourceMessage) =>
