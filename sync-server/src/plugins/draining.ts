@@ -4,9 +4,10 @@ import { sendRetryLater } from './http-map.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** True from the moment the app starts closing (SIGTERM): it finishes, it takes nothing new. */
-    readonly draining: boolean;
-    /** Starts refusing new requests (503) before the close; `app.close()` does it too. */
+    /**
+     * From now on the app finishes what it began and takes nothing new (503); `app.close()`
+     * begins it too.
+     */
     beginDraining(): void;
   }
 }
@@ -26,9 +27,6 @@ export const drainingMessage = 'The server is restarting. Try again in a moment.
 export const drainingPlugin = fp(
   async (app: FastifyInstance) => {
     let draining = false;
-    app.decorate('draining', {
-      getter: () => draining,
-    });
     app.decorate('beginDraining', () => {
       draining = true;
     });
