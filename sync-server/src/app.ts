@@ -11,6 +11,8 @@ import type { Notifier } from './adapters/notifier/port.ts';
 import { createNotifier } from './adapters/notifier/create-notifier.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { httpMapPlugin } from './plugins/http-map.ts';
+import { drainingPlugin } from './plugins/draining.ts';
+import { jsonBodyPlugin } from './plugins/json-body.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitsPlugin } from './plugins/rate-limits.ts';
@@ -51,7 +53,11 @@ export async function buildApp(deps: AppDeps) {
   const { trustProxy } = deps.config;
   const app = Fastify({
     logger: deps.logger ?? false,
-    forceCloseConnections: true,
+    // Close drains (decision 0031): idle sockets close at once, requests in flight are
+    // answered, live streams are ended by the sync plugin, and the 503 of a request arriving
+    // meanwhile is the draining plugin's, with its retry hint.
+    forceCloseConnections: 'idle',
+    return503OnClosing: false,
     // A hop count as the function Fastify would build from it (its types lack the number).
     trustProxy:
       typeof trustProxy === 'number' ? (_address: string, hop: number) => hop < trustProxy : trustProxy,
@@ -69,7 +75,9 @@ export async function buildApp(deps: AppDeps) {
   app.addHook('onClose', async () => notifier.close?.());
   await app.register(securityHeadersPlugin);
   await app.register(formbody);
+  await app.register(jsonBodyPlugin);
   await app.register(httpMapPlugin);
+  await app.register(drainingPlugin);
   await app.register(dbPlugin, { database: deps.database });
   await app.register(jobsPlugin, { settings: deps.jobs ?? {} });
   app.decorate('mailer', new QueuedMailer(deps.database.db, app.jobs, mailTransport.kind));

@@ -1,14 +1,19 @@
 import { createParser } from 'eventsource-parser';
 import { Subject } from 'rxjs';
-import { streamChangeSchema } from '@platform/schema/sync/sync.zod';
+import {
+  STREAM_RECONNECT_EVENT,
+  streamChangeSchema,
+  streamReconnectSchema,
+} from '@platform/schema/sync/sync.zod';
 
 export type StreamSignal = { kind: 'resync' } | { kind: 'change'; collection: string; lsn: number };
 export type StreamState = 'connecting' | 'open' | 'closed';
 
 /**
  * The live stream (GET /api/sync/stream) read over fetch — the browser's EventSource cannot
- * be given a custom fetch, and ours carries cookies in tests too. Reconnects with backoff;
- * the server says `resync` on every (re)connect, so nothing missed while away is lost.
+ * be given a custom fetch, and ours carries cookies in tests too. Reconnects with backoff, or
+ * after the wait a restarting server asks for (`event: reconnect`); the server says `resync`
+ * on every (re)connect, so nothing missed while away is lost.
  */
 /** Twice the server's heartbeat and a margin (sync-server/src/sync/stream.ts HEARTBEAT_MS). */
 export const SILENCE_LIMIT_MS = 40_000;
@@ -21,6 +26,9 @@ export function openChangeStream(options: { url: string; fetch: typeof fetch }) 
   let attempt = 0;
   let lastHeard = Date.now();
   let wakeUp: (() => void) | null = null;
+  /** Set when the server said it is going away (a restart): how long to stay away. */
+  let askedToWait: number | null = null;
+  let retryHint: number | null = null;
   // The server speaks at least every 15 s (a heartbeat); silence for longer means a dead
   // connection that TCP has not noticed (a phone that changed networks): start again.
   const watchdog = setInterval(() => {
@@ -48,9 +56,16 @@ export function openChangeStream(options: { url: string; fetch: typeof fetch }) 
           onComment: () => {
             lastHeard = Date.now();
           },
+          onRetry: (ms) => {
+            retryHint = ms;
+          },
           onEvent: (event) => {
             lastHeard = Date.now();
             if (event.event === 'resync') signals.next({ kind: 'resync' });
+            if (event.event === STREAM_RECONNECT_EVENT) {
+              const parsed = streamReconnectSchema.safeParse(JSON.parse(event.data));
+              askedToWait = parsed.success ? parsed.data.afterMs : (retryHint ?? 5_000);
+            }
             if (event.event === 'change') {
               const parsed = streamChangeSchema.safeParse(JSON.parse(event.data));
               if (parsed.success) signals.next({ kind: 'change', ...parsed.data });
@@ -68,10 +83,20 @@ export function openChangeStream(options: { url: string; fetch: typeof fetch }) 
       }
       states.next('closed');
       if (stopped) return;
-      attempt += 1;
+      let delay: number;
+      if (askedToWait !== null) {
+        // The server is restarting (it drains on SIGTERM): come back when it asks, spread out
+        // so that every device does not return in the same instant.
+        delay = askedToWait + Math.random() * askedToWait;
+        askedToWait = null;
+        attempt = 0;
+      } else {
+        attempt += 1;
+        delay = Math.min(30_000, 500 * 2 ** Math.min(attempt, 6));
+      }
       await new Promise<void>((resolve) => {
         wakeUp = resolve;
-        setTimeout(resolve, Math.min(30_000, 500 * 2 ** Math.min(attempt, 6)));
+        setTimeout(resolve, delay);
       });
       wakeUp = null;
     }

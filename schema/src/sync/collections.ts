@@ -23,5 +23,6 @@ export const replicatedCollections = {
 
 export type CollectionName = keyof typeof replicatedCollections;
 export const collectionNames = Object.keys(replicatedCollections) as CollectionName[];
+/** Own keys only: `in` would also say yes to 'constructor', '__proto__', 'toString'… */
 export const isCollectionName = (name: string): name is CollectionName =>
-  name in replicatedCollections;
+  Object.hasOwn(replicatedCollections, name);

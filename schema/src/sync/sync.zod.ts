@@ -30,3 +30,11 @@ export type PushRejection = z.infer<typeof pushRejectionSchema>;
 /** What the live stream says: a collection changed up to a checkpoint position, or resync. */
 export const streamChangeSchema = z.object({ collection: z.string(), lsn: z.number().int() });
 export type StreamChange = z.infer<typeof streamChangeSchema>;
+
+/**
+ * `event: reconnect` on the live stream: the server is going away on purpose (a restart) and
+ * ends the stream; come back after `afterMs` (also sent as the SSE `retry:` field), not at once.
+ */
+export const STREAM_RECONNECT_EVENT = 'reconnect';
+export const streamReconnectSchema = z.object({ afterMs: z.number().int().nonnegative() });
+export type StreamReconnect = z.infer<typeof streamReconnectSchema>;

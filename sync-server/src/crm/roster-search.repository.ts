@@ -1,11 +1,15 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { z } from 'zod';
 import {
+  rosterSortFieldSchema,
+  sortDirectionSchema,
   TOTAL_COUNT_CAP,
   type RosterRow,
   type RosterSearchResponse,
   type RosterSortField,
 } from '@platform/schema/crm/crm.zod';
 import { rowsOf, type Db, type Tx } from '../db/open-database.ts';
+import { ValidationFailed } from '../plugins/domain-errors.ts';
 
 export type RosterSearch = {
   orgId: string;
@@ -23,6 +27,15 @@ const sortColumn: Record<RosterSortField, SQL> = {
   email: sql`coalesce(email, '')`,
   createdAt: sql`created_at`,
 };
+
+/**
+ * The sort column as a cursor keeps it: text as it is; a time in UTC with all six digits of
+ * microseconds (never a JS Date, which has three), in one format a cursor can be checked against.
+ */
+const sortKeyOf = (sort: RosterSortField): SQL =>
+  sort === 'createdAt'
+    ? sql`to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+    : sql`(${sortColumn[sort]})::text`;
 
 /** Shorter terms have no trigram to look up: they match as prefixes of a word only. */
 const TRIGRAM_MIN = 3;
@@ -44,9 +57,10 @@ export async function searchRoster(db: Db, search: RosterSearch): Promise<Roster
   const where = sql.join([...filters, ...terms.map(termCondition)], sql` and `);
   const column = sortColumn[search.sort];
   const dir = search.dir === 'asc' ? sql`asc` : sql`desc`;
-  const page = decodeCursor(search.cursor);
+  const scope = { org: search.orgId, s: search.sort, d: search.dir };
+  const page = decodeCursor(search.cursor, scope, terms.length === 0 ? 'keyset' : 'offset');
   const limit = search.limit + 1;
-  const select = sql`select id, user_id, first_name, last_name, email, phone, tags, (${column})::text as sort_key from roster_items`;
+  const select = sql`select id, user_id, first_name, last_name, email, phone, tags, ${sortKeyOf(search.sort)} as sort_key from roster_items`;
   const useTrigrams = terms.some((term) => term.length >= TRIGRAM_MIN);
   return db.transaction(async (tx) => {
     // The planner prices trigram operators as cheap and walks a whole organisation instead of
@@ -98,9 +112,12 @@ export async function searchRoster(db: Db, search: RosterSearch): Promise<Roster
     let nextCursor: string | null = null;
     if (hasMore && last) {
       const offset = page && 'o' in page ? page.o : 0;
-      nextCursor = encodeCursor(
-        terms.length === 0 ? { k: last.sort_key ?? '', id: last.id } : { o: offset + search.limit },
-      );
+      nextCursor = encodeCursor({
+        ...scope,
+        ...(terms.length === 0
+          ? { k: last.sort_key ?? '', id: last.id }
+          : { o: offset + search.limit }),
+      });
     }
     const counted = rowsOf<{ n: number | string }>(
       await tx.execute(
@@ -215,30 +232,73 @@ function likePattern(term: string, where: 'prefix' | 'word' | 'anywhere'): strin
   return `%${escaped}%`;
 }
 
-type Cursor = { k: string; id: string } | { o: number };
+/** A cursor names the search it pages through, and is refused by any other (400). */
+type CursorScope = { org: string; s: RosterSortField; d: 'asc' | 'desc' };
+type Cursor = CursorScope & ({ k: string; id: string } | { o: number });
+
+/** How far offset paging goes (through a query's matches, which the count caps anyway). */
+const MAX_OFFSET = 100_000;
+
+export const rosterCursorMessage =
+  'This page of results is no longer valid. Start the search again from the first page.';
+
+/** Text PostgreSQL stores as sent: no NUL, no lone surrogate (the u flag pairs the rest). */
+const storableText = z
+  .string()
+  .max(400)
+  .refine((text) => !text.includes('\u0000') && !/[\uD800-\uDFFF]/u.test(text));
+/** What sortKeyOf prints for a time: a real calendar date PostgreSQL reads back exactly. */
+const utcMicros = z
+  .string()
+  .regex(/^[1-9]\d{3}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/)
+  .refine((key) => {
+    const millis = Date.parse(`${key.slice(0, 23)}Z`);
+    return (
+      !Number.isNaN(millis) && new Date(millis).toISOString().slice(0, 23) === key.slice(0, 23)
+    );
+  });
+const cursorScopeSchema = z.object({
+  org: z.uuid(),
+  s: rosterSortFieldSchema,
+  d: sortDirectionSchema,
+});
+const keysetCursorSchema = cursorScopeSchema.extend({ k: storableText, id: z.uuid() }).strict();
+const offsetCursorSchema = cursorScopeSchema
+  .extend({ o: z.number().int().min(1).max(MAX_OFFSET) })
+  .strict();
 
 function encodeCursor(cursor: Cursor): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
-/** An unreadable cursor starts from the first page (it is opaque to clients). */
-function decodeCursor(cursor: string | undefined): Cursor | null {
+/**
+ * Reads a cursor this search made. Anything else — not base64url JSON, another shape, another
+ * organisation, sort or kind of paging, a key PostgreSQL would refuse — is the client's
+ * mistake: 400, never a 500 from the query it would have built.
+ */
+function decodeCursor(
+  cursor: string | undefined,
+  scope: CursorScope,
+  paging: 'keyset' | 'offset',
+): Cursor | null {
   if (!cursor) return null;
+  let value: unknown;
   try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
-    if (value && typeof value === 'object') {
-      if ('o' in value && Number.isInteger(value.o) && (value.o as number) >= 0)
-        return { o: Math.min(value.o as number, 100_000) };
-      if (
-        'id' in value &&
-        typeof value.id === 'string' &&
-        /^[0-9a-f-]{36}$/.test(value.id) &&
-        'k' in value
-      )
-        if (typeof value.k === 'string') return { k: value.k, id: value.id };
-    }
+    value = JSON.parse(Buffer.from(cursor, 'base64url').toString()) as unknown;
   } catch {
-    // fall through
+    value = undefined;
   }
-  return null;
+  const schema = paging === 'keyset' ? keysetCursorSchema : offsetCursorSchema;
+  const parsed = schema.safeParse(value);
+  if (
+    !parsed.success ||
+    parsed.data.org !== scope.org ||
+    parsed.data.s !== scope.s ||
+    parsed.data.d !== scope.d ||
+    ('k' in parsed.data && scope.s === 'createdAt' && !utcMicros.safeParse(parsed.data.k).success)
+  )
+    throw new ValidationFailed(rosterCursorMessage, [
+      { field: 'cursor', message: rosterCursorMessage },
+    ]);
+  return parsed.data;
 }

@@ -44,7 +44,7 @@ export type Database = {
   close: () => Promise<void>;
 };
 
-const migrationsFolder = path.resolve(import.meta.dirname, '../../../schema/drizzle');
+export const migrationsFolder = path.resolve(import.meta.dirname, '../../../schema/drizzle');
 
 export type DatabaseOptions = {
   /** postgres:// URL; without it, PGlite in dataDir (or in memory when dataDir is null). */

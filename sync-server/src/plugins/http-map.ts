@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { ZodError } from 'zod';
 import { toFieldErrors } from '@platform/schema/auth/auth.zod';
@@ -12,6 +12,7 @@ import {
   Unauthenticated,
   ValidationFailed,
 } from './domain-errors.ts';
+import { isDatabaseUnavailable, isUnstorableText } from '../db/postgres-errors.ts';
 
 type DomainErrorClass = abstract new (...args: never[]) => DomainError;
 
@@ -37,25 +38,36 @@ function domainStatusOf(error: DomainError): number {
 }
 
 /** The one place errors become HTTP answers. A 5xx never leaks its message. */
-/**
- * PostgreSQL's answers to text it cannot store (NUL bytes, invalid encodings): the request
- * was bad, not the server — wherever such text slipped past the schemas.
- */
-const badTextCodes = new Set(['22021', '22P05']);
-
 export function httpStatusOf(error: unknown): number {
   if (error instanceof ZodError) return 400;
   if (error instanceof DomainError) return domainStatusOf(error);
-  const code = (error as { code?: unknown } | undefined)?.code;
-  if (typeof code === 'string' && badTextCodes.has(code)) return 400;
+  if (isUnstorableText(error)) return 400;
+  if (isDatabaseUnavailable(error)) return 503;
   const status = (error as FastifyError | undefined)?.statusCode;
   return typeof status === 'number' && status >= 400 && status < 600 ? status : 500;
 }
+
+/** How long a client should wait before trying again after a 503 (an outage, a restart). */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** 503 with a retry hint: the request was fine, the server cannot serve it right now. */
+export function sendRetryLater(reply: FastifyReply, message: string) {
+  return reply
+    .code(503)
+    .header('retry-after', String(RETRY_AFTER_SECONDS))
+    .send({ error: 'Service Unavailable', message });
+}
+
+export const unavailableMessage = 'The service is unavailable for a moment. Try again shortly.';
 
 export const httpMapPlugin = fp(
   async (app: FastifyInstance) => {
     app.setErrorHandler((error, request, reply) => {
       const status = httpStatusOf(error);
+      if (status === 503) {
+        request.log.warn({ err: error }, 'service unavailable');
+        return sendRetryLater(reply, unavailableMessage);
+      }
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');
         return reply.code(status).send({ error: 'Internal Server Error', message: 'Something went wrong.' });

@@ -1,45 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inArray } from 'drizzle-orm';
 import { timeEntries } from '@platform/schema/db';
 import { createTestDatabase } from '../testing/test-database.ts';
-import {
-  addMembership,
-  insertTestOrg,
-  insertTestUser,
-  TEST_PASSWORD,
-} from '../testing/auth-fixtures.ts';
+import { addMembership, insertTestOrg, insertTestUser } from '../testing/auth-fixtures.ts';
 import { timeEntry } from '../testing/sync-fixtures.ts';
+import { signInOverHttp, startServerProcess } from '../testing/server-process.ts';
 import type { Database } from '../db/open-database.ts';
-
-const serverEntry = path.resolve(import.meta.dirname, '../server.ts');
-
-async function startServerProcess(databaseUrl: string, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      PORT: String(port),
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      SESSION_SECRET: 's'.repeat(40),
-      PWA_DIST: '/nonexistent',
-    },
-    stdio: 'ignore',
-  });
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return child;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error('server process did not start');
-}
 
 // Guarantee 5: killing the server in the middle of pushes loses no acknowledged write and
 // leaves no half-applied batch (one transaction per push).
@@ -66,23 +34,9 @@ describe.runIf(process.env.DATABASE_URL)('a server killed mid-push', () => {
 
   it('keeps every acknowledged batch whole and no refused or cut batch in part', async () => {
     const port = 41_000 + Math.floor(Math.random() * 2000);
-    child = await startServerProcess(database.url ?? '', port);
+    child = await startServerProcess({ DATABASE_URL: database.url ?? '' }, port);
     const base = `http://127.0.0.1:${port}`;
-    const login = await fetch(`${base}/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        identifier: email,
-        password: TEST_PASSWORD,
-        profileType: 'use-org',
-        profileOrgId: orgId,
-      }),
-    });
-    expect(login.status).toBe(200);
-    const cookie = login.headers
-      .getSetCookie()
-      .map((c) => c.split(';')[0])
-      .join('; ');
+    const cookie = await signInOverHttp(base, email, orgId);
 
     const batches: Array<{ ids: string[]; acked: boolean }> = [];
     const pushBatch = async () => {

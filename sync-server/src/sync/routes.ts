@@ -10,7 +10,7 @@ import { collectionDefinitions } from './collections/definitions.ts';
 import { pullChanges } from './pull.ts';
 import { pushChanges, PushRefused } from './push.ts';
 import { StreamSlots } from './stream-slots.ts';
-import { MAX_STREAMS_PER_HOLDER, openStream } from './stream.ts';
+import { MAX_STREAMS_PER_HOLDER, OpenStreams, openStream } from './stream.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -34,6 +34,9 @@ export const syncRoutes = fp(
     app.decorate('changeHub', hub);
     app.addHook('onReady', () => hub.start());
     app.addHook('onClose', () => hub.close());
+    const streams = new OpenStreams();
+    // Before the server waits for its connections: streams never end by themselves.
+    app.addHook('preClose', async () => streams.endAll());
 
     app.get('/api/sync/:collection/pull', async (request) => {
       const collection = definitionOf(request.params);
@@ -63,7 +66,7 @@ export const syncRoutes = fp(
       const release = streamSlots.take(holder);
       if (!release) throw new TooManyRequests('Too many live streams are open for this session.');
       try {
-        openStream(reply, hub, actor, { currentActor, onClose: release });
+        openStream(reply, hub, actor, { currentActor, onClose: release, streams });
       } catch (error) {
         release();
         throw error;

@@ -1,5 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { collectionNames } from '@platform/schema/sync/collections';
+import { STREAM_RECONNECT_EVENT, type StreamReconnect } from '@platform/schema/sync/sync.zod';
+import { RETRY_AFTER_SECONDS } from '../plugins/http-map.ts';
 import type { Actor } from './actor.ts';
 import type { ChangeHub, ChangeNotification } from './change-feed.ts';
 import { collectionDefinitions } from './collections/definitions.ts';
@@ -11,6 +13,27 @@ export const HEARTBEAT_MS = 15_000;
  * reconnects the server has not yet seen close.
  */
 export const MAX_STREAMS_PER_HOLDER = 4;
+
+/** What a stream says when this server goes away on purpose: come back later, elsewhere maybe. */
+const reconnectLater: StreamReconnect = { afterMs: RETRY_AFTER_SECONDS * 1000 };
+const RECONNECT_LATER = `retry: ${reconnectLater.afterMs}\nevent: ${STREAM_RECONNECT_EVENT}\ndata: ${JSON.stringify(reconnectLater)}\n\n`;
+
+/**
+ * The streams this process holds open. Their replies are hijacked, so Fastify's close neither
+ * waits for nor ends them: a shutdown ends each itself, with the reconnect hint.
+ */
+export class OpenStreams {
+  private readonly enders = new Set<() => void>();
+
+  add(end: () => void): () => void {
+    this.enders.add(end);
+    return () => this.enders.delete(end);
+  }
+
+  endAll(): void {
+    for (const end of [...this.enders]) end();
+  }
+}
 
 /** Which collections' changes an actor hears about, and whether all of them or only their own. */
 function interests(actor: Actor) {
@@ -59,7 +82,12 @@ export function openStream(
   reply: FastifyReply,
   hub: ChangeHub,
   actor: Actor,
-  options: { currentActor: () => Promise<Actor | null>; onClose: () => void },
+  options: {
+    currentActor: () => Promise<Actor | null>;
+    onClose: () => void;
+    /** This process's open streams: a shutdown ends each with the reconnect hint. */
+    streams: OpenStreams;
+  },
 ) {
   const scopes = interests(actor);
   const scopesKey = interestsKey(scopes);
@@ -105,10 +133,16 @@ export function openStream(
       // The database is unreachable for a moment: keep the stream, never crash the process.
       .catch(() => write(': heartbeat\n\n'));
   }, HEARTBEAT_MS);
+  const forget = options.streams.add(() => {
+    behind = false;
+    write(RECONNECT_LATER);
+    raw.end();
+  });
   const stop = () => {
     clearInterval(heartbeat);
     unsubscribe();
     options.onClose();
+    forget();
   };
   raw.on('close', stop);
   raw.on('error', stop);

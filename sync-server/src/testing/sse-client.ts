@@ -6,8 +6,12 @@ export async function openSse(url: string, headers: Record<string, string>) {
   const response = await fetch(url, { headers: { accept: 'text/event-stream', ...headers }, signal: controller.signal });
   if (!response.ok || !response.body) throw new Error(`stream answered ${response.status}`);
   const events: EventSourceMessage[] = [];
+  /** The `retry:` hints the server sent, in milliseconds. */
+  const retries: number[] = [];
+  let serverEnded = false;
   const waiters = new Set<() => void>();
   const parser = createParser({
+    onRetry: (ms) => retries.push(ms),
     onEvent: (event) => {
       events.push(event);
       waiters.forEach((wake) => wake());
@@ -19,7 +23,10 @@ export async function openSse(url: string, headers: Record<string, string>) {
     try {
       for (;;) {
         const { value, done } = await reader.read();
-        if (done) return;
+        if (done) {
+          serverEnded = true;
+          return;
+        }
         parser.feed(value);
       }
     } catch {
@@ -50,7 +57,16 @@ export async function openSse(url: string, headers: Record<string, string>) {
       check();
     });
   }
-  return { events, next, ended, close: () => controller.abort() };
+  return {
+    events,
+    retries,
+    /** Resolves when the stream ends (the server's end or the client's abort). */
+    ended,
+    /** Whether the server ended the stream. */
+    hasEnded: () => serverEnded,
+    next,
+    close: () => controller.abort(),
+  };
 }
 
 export const changeOf = (collection: string) => (event: EventSourceMessage) =>

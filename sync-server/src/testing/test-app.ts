@@ -54,6 +54,8 @@ export async function createTestApp(
   return {
     app,
     db: database.db,
+    /** The database itself, for tests that take it away (outages). */
+    database,
     /** The PostgreSQL database's URL (PostgreSQL only), for a second server on the same data. */
     databaseUrl: database.url,
     close: async () => {
