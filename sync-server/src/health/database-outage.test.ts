@@ -103,14 +103,14 @@ describe.runIf(testDatabaseKinds.includes('postgres'))('PostgreSQL going away', 
     const database: Database = {
       db: drizzle(client, { schema: allTables }) as unknown as Db,
       kind: 'postgres',
-      // LISTEN and the job queue would fail the same way at start (the server would not
-      // start at all); the outage under test is about requests, so those use the live database.
+      // LISTEN and the job queue would fail the same way at start (a server would not start
+      // at all); the outage under test is about requests, so this app has no queue.
       listen: async () => async () => {},
       executeSql: t.database.executeSql,
       executorIn: t.database.executorIn,
       close: () => client.end(),
     };
-    other = await buildApp({ config: t.app.config, database });
+    other = await buildApp({ config: t.app.config, database, jobs: { enabled: false } });
     await other.ready();
     expectRetryLater(await logIn({ app: other }));
     expectRetryLater(await other.inject({ url: '/readyz' }));

@@ -28,6 +28,11 @@ export type JobFailureHandler<N extends JobName> = (
 ) => Promise<void>;
 
 export type JobQueueSettings = {
+  /**
+   * False: the queue is not set up at all and nothing may be queued — only for a test app that
+   * borrows another app's database (the outage tests), never in a server.
+   */
+  enabled?: boolean;
   /** False: jobs are stored but this process runs none (tests of what a request alone does). */
   work: boolean;
   /** How often an idle worker looks for jobs another process queued (or whose retry is due). */
@@ -96,7 +101,7 @@ export class JobQueue {
 
   /** Installs or migrates pg-boss's schema, creates the queues, and starts the workers. */
   async start(): Promise<void> {
-    if (this.state !== 'new') return;
+    if (this.state !== 'new' || this.settings.enabled === false) return;
     await this.oneProcessAtATime(async () => {
       await this.boss.start();
       await this.createQueues();
@@ -150,6 +155,7 @@ export class JobQueue {
    * workers) only if the transaction commits.
    */
   async enqueue<N extends JobName>(name: N, payload: JobPayload<N>, options: { tx?: Tx } = {}) {
+    if (this.settings.enabled === false) throw new Error('this app has no job queue');
     const data = jobDefinitions[name].payload.parse(payload);
     const executeSql: SqlExecutor = options.tx
       ? this.database.executorIn(options.tx)

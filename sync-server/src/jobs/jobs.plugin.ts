@@ -10,8 +10,8 @@ declare module 'fastify' {
 
 /**
  * The job queue on the app's database: handlers are registered while the app is built, the
- * workers start when it is ready, and stop first thing when it closes — before the HTTP
- * server and the database — finishing the running job or handing it back (decision 0014).
+ * workers start when it is ready, and stop when it closes — before the database, which
+ * closes after the app — finishing the running job or handing it back (decision 0014).
  */
 export const jobsPlugin = fp(
   async (app: FastifyInstance, opts: { settings?: Partial<JobQueueSettings> }) => {
@@ -21,9 +21,9 @@ export const jobsPlugin = fp(
     });
     app.decorate('jobs', jobs);
     app.addHook('onReady', () => jobs.start());
-    // preClose, not onClose: onClose hooks run newest first, so the database's own close
-    // (added by server.ts after the app is built) would run before a worker stopped here.
-    app.addHook('preClose', () => jobs.stop());
+    // onClose: the database closes only after the app (server.ts stopServer), and a preClose
+    // here would hold up the live streams' goodbye while a job waits for the database.
+    app.addHook('onClose', () => jobs.stop());
   },
   { name: 'jobs', dependencies: ['db'] },
 );
