@@ -74,13 +74,16 @@ export async function pushChanges(
   // One lock order for every push, so two pushes touching the same documents cannot deadlock.
   parsed.sort((a, b) => (a.next.id < b.next.id ? -1 : a.next.id > b.next.id ? 1 : 0));
   const ids = parsed.map((p) => p.next.id);
+  const { serialiseOn } = collection;
+  const groups = serialiseOn ? [...new Set(parsed.map((p) => serialiseOn(p.next)))].sort() : [];
 
   return db.transaction(async (tx) => {
     // Serialises writers of each id, also while the row does not exist yet; taken in the
-    // array's (sorted) order.
+    // array's order: the collection's groups first (the feature's own writers lock those
+    // before reading), then the ids, each sorted.
     await tx.execute(
       sql`select count(pg_advisory_xact_lock(hashtextextended(id, 0))) from unnest(array[${sql.join(
-        ids.map((id) => sql`${id}`),
+        [...groups, ...ids].map((id) => sql`${id}`),
         sql`, `,
       )}]::text[]) as id`,
     );
