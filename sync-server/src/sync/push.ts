@@ -89,11 +89,16 @@ export async function pushChanges(
     );
     // Keyed by the lower-case id, as PostgreSQL matches UUIDs whatever their case (ids are
     // already refused unless lower-case; this keeps a master from ever being missed).
+    // Read for update, in id order: a feature's own writers change rows in place without the
+    // id lock (a rename in settings, tags set in the CRM), so the row lock is what makes them
+    // take turns with this push — the master compared is then the one overwritten.
     const masters = new Map<string, Doc>();
     for (const row of await tx
       .select()
       .from(collection.table)
-      .where(inArray(collection.table.id, ids))) {
+      .where(inArray(collection.table.id, ids))
+      .orderBy(collection.table.id)
+      .for('update')) {
       const doc = collection.toDoc(row) as Doc;
       masters.set(doc.id.toLowerCase(), doc);
     }
