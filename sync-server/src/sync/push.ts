@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { changeStampRefusal } from '@platform/schema/sync/change-stamp.rules';
 import { withDeleted, type PushRow } from '@platform/schema/sync/sync.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
@@ -13,7 +14,7 @@ import type {
 } from './collection-definition.ts';
 import { notifyChange } from './change-feed.ts';
 
-type Doc = WireDoc<{ id: string; orgId: string }>;
+type Doc = WireDoc<{ id: string; orgId: string; updatedAt: string }>;
 export type PushError = RuleError;
 
 /** 422: nothing of the push was applied; `errors` says which rows and why. */
@@ -38,6 +39,7 @@ export async function pushChanges(
   actor: Actor,
   scope: Scope,
   rows: PushRow[],
+  now = new Date(),
 ) {
   const wireSchema = withDeleted(collection.docSchema as z.ZodObject);
   const errors: PushError[] = [];
@@ -62,7 +64,10 @@ export async function pushChanges(
     }
     const next = result.data as Doc;
     const denied = accessProblem(collection, scope, next);
+    // A stamp from a clock far ahead would win every "later change wins" (decision 0046).
+    const aheadOfUs = changeStampRefusal(next.updatedAt, now);
     if (denied) errors.push({ id, message: denied });
+    else if (aheadOfUs) errors.push({ id, message: aheadOfUs });
     else if (parsed.some((p) => p.next.id === id))
       errors.push({ id, message: 'The same document appears twice in one push.' });
     else parsed.push({ next, assumed: row.assumedMasterState ?? null });
