@@ -157,7 +157,7 @@ describe('RxDB replication against the real server', () => {
     const desk = await device('desk', org.manager, base);
     devices.push(desk);
     const bad = {
-      ...timeEntry(org.org.id, org.manager.id, { startTime: '2026-11-25T08:00:00.000Z' }),
+      ...timeEntry(org.org.id, org.manager.id, { startTime: '2026-11-20T08:00:00.000Z' }),
     };
     const good = {
       ...timeEntry(org.org.id, org.manager.id, { startTime: '2026-11-24T08:00:00.000Z' }),
@@ -168,7 +168,7 @@ describe('RxDB replication against the real server', () => {
     const { _deleted: _b, ...goodDoc } = good;
     await desk.db
       .collectionOf('time-entries')
-      .insert({ ...badDoc, endTime: '2026-11-23T07:00:00.000Z' });
+      .insert({ ...badDoc, endTime: '2026-11-20T07:00:00.000Z' });
     await saveDocument(desk.db, 'time-entries', goodDoc);
     desk.link.online = true;
     desk.sync.reconnect();

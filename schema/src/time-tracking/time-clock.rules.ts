@@ -1,3 +1,4 @@
+import { MAX_CLOCK_AHEAD_MS } from '../sync/change-stamp.rules.ts';
 import { timeEntryRuleViolation } from './time-entry.rules.ts';
 import type { TimeEntryDoc } from './time-entry.zod.ts';
 
@@ -26,8 +27,11 @@ export const clockMessages = {
   anotherEntryRunning: 'This person already has a time entry running; clock out first.',
 } as const;
 
-/** An offline device says when a move happened; more than this ahead of the server is a wrong clock. */
-export const MAX_CLOCK_AHEAD_MS = 5 * 60_000;
+/**
+ * An offline device says when a move happened; more than this ahead of the server is a wrong
+ * clock. One allowance for every time a device sets (change-stamp.rules.ts).
+ */
+export { MAX_CLOCK_AHEAD_MS };
 
 /**
  * One person's clock state from their entries. Any entry still running makes them active (or

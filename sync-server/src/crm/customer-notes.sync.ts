@@ -1,6 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { customerNotes, rosterItems, users } from '@platform/schema/db';
 import { crmMessages } from '@platform/schema/crm/crm.messages';
+import { MAX_CLOCK_AHEAD_MS } from '@platform/schema/sync/change-stamp.rules';
 import type { CustomerNoteDoc } from '@platform/schema/crm/customer-note.zod';
 import type { Tx } from '../db/open-database.ts';
 import type { Actor } from '../sync/actor.ts';
@@ -13,9 +14,6 @@ export const noteSyncMessages = {
   ownName: 'A note is written in its author’s own name.',
   future: 'A note cannot be dated in the future.',
 } as const;
-
-/** Devices' clocks drift: a note may be dated this far ahead of the server's clock. */
-const CLOCK_SKEW_MS = 5 * 60_000;
 
 export function customerNoteToDoc(row: CustomerNoteRow): WireDoc<CustomerNoteDoc> {
   return {
@@ -47,7 +45,7 @@ export async function writeCustomerNotes(
     if (master || next._deleted) errors.push({ id: next.id, message: noteSyncMessages.immutable });
     else if (next.authorId !== actor.userId)
       errors.push({ id: next.id, message: noteSyncMessages.ownName });
-    else if (Date.parse(next.createdAt) > Date.now() + CLOCK_SKEW_MS)
+    else if (Date.parse(next.createdAt) > Date.now() + MAX_CLOCK_AHEAD_MS)
       errors.push({ id: next.id, message: noteSyncMessages.future });
     else return true;
     return false;

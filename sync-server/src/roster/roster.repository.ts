@@ -24,7 +24,7 @@ export function rosterItemToDoc(row: RosterRow): WireDoc<RosterItemDoc> {
   };
 }
 
-/** Stores every document in one statement (inserting new ones, replacing known ones). */
+/** Stores every document in one statement (inserting new ones, updating known ones). */
 export async function upsertRosterItems(tx: Tx, docs: Array<WireDoc<RosterItemDoc>>): Promise<void> {
   if (docs.length === 0) return;
   await tx
@@ -43,9 +43,11 @@ export async function upsertRosterItems(tx: Tx, docs: Array<WireDoc<RosterItemDo
         deleted: doc._deleted,
       })),
     )
-    // A document never changes organisation: org_id is not among the columns an update sets.
+    // An update takes only what a device may change. The person and their names and email are
+    // the account's (settings, invitations) and never come from a push — not even unchanged, as
+    // the copy a device sends may be older than a rename committed meanwhile (issue 12).
     .onConflictDoUpdate({
       target: rosterItems.id,
-      set: excludedSet(rosterItems, ['userId', 'firstName', 'lastName', 'email', 'phone', 'tags', 'updatedAt', 'deleted']),
+      set: excludedSet(rosterItems, ['phone', 'tags', 'updatedAt', 'deleted']),
     });
 }

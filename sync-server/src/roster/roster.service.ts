@@ -86,7 +86,9 @@ export async function restampRosterItemsOf(
 /**
  * A person renamed themselves (settings): their roster items in every organisation take the
  * new name in the same transaction, with a new change position, and each organisation's
- * streams hear of it — staff's CRM and the family's devices show the new name.
+ * streams hear of it — staff's CRM and the family's devices show the new name. The update
+ * row-locks the items and a push reads its masters for update, so the two take turns: a push
+ * after it sees the new name (its device gets a conflict), and no push ever writes a name.
  */
 export async function renameRosterItemsOf(
   tx: Tx,

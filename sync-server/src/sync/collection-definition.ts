@@ -34,6 +34,12 @@ export type ReplicatedCollection<Doc extends { id: string; orgId: string }, Row>
    * the reasons. `master` is the current server state, null for a new document.
    */
   writeBatch: (tx: Tx, actor: Actor, changes: Array<Change<Doc>>) => Promise<RuleError[]>;
+  /**
+   * Where the feature's rules span several documents (a person's time entries: one clock, no
+   * overlaps), the key their writes serialise on. The push locks these keys before the
+   * documents' ids, so the feature's own writers can take the same lock first and then read.
+   */
+  serialiseOn?: (doc: Doc) => string;
 };
 
 export type Change<Doc> = { next: WireDoc<Doc>; master: WireDoc<Doc> | null };

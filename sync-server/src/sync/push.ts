@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { changeStampRefusal } from '@platform/schema/sync/change-stamp.rules';
 import { withDeleted, type PushRow } from '@platform/schema/sync/sync.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
@@ -13,7 +14,7 @@ import type {
 } from './collection-definition.ts';
 import { notifyChange } from './change-feed.ts';
 
-type Doc = WireDoc<{ id: string; orgId: string }>;
+type Doc = WireDoc<{ id: string; orgId: string; updatedAt: string }>;
 export type PushError = RuleError;
 
 /** 422: nothing of the push was applied; `errors` says which rows and why. */
@@ -38,6 +39,7 @@ export async function pushChanges(
   actor: Actor,
   scope: Scope,
   rows: PushRow[],
+  now = new Date(),
 ) {
   const wireSchema = withDeleted(collection.docSchema as z.ZodObject);
   const errors: PushError[] = [];
@@ -62,7 +64,10 @@ export async function pushChanges(
     }
     const next = result.data as Doc;
     const denied = accessProblem(collection, scope, next);
+    // A stamp from a clock far ahead would win every "later change wins" (decision 0046).
+    const aheadOfUs = changeStampRefusal(next.updatedAt, now);
     if (denied) errors.push({ id, message: denied });
+    else if (aheadOfUs) errors.push({ id, message: aheadOfUs });
     else if (parsed.some((p) => p.next.id === id))
       errors.push({ id, message: 'The same document appears twice in one push.' });
     else parsed.push({ next, assumed: row.assumedMasterState ?? null });
@@ -74,23 +79,31 @@ export async function pushChanges(
   // One lock order for every push, so two pushes touching the same documents cannot deadlock.
   parsed.sort((a, b) => (a.next.id < b.next.id ? -1 : a.next.id > b.next.id ? 1 : 0));
   const ids = parsed.map((p) => p.next.id);
+  const { serialiseOn } = collection;
+  const groups = serialiseOn ? [...new Set(parsed.map((p) => serialiseOn(p.next)))].sort() : [];
 
   return db.transaction(async (tx) => {
     // Serialises writers of each id, also while the row does not exist yet; taken in the
-    // array's (sorted) order.
+    // array's order: the collection's groups first (the feature's own writers lock those
+    // before reading), then the ids, each sorted.
     await tx.execute(
       sql`select count(pg_advisory_xact_lock(hashtextextended(id, 0))) from unnest(array[${sql.join(
-        ids.map((id) => sql`${id}`),
+        [...groups, ...ids].map((id) => sql`${id}`),
         sql`, `,
       )}]::text[]) as id`,
     );
     // Keyed by the lower-case id, as PostgreSQL matches UUIDs whatever their case (ids are
     // already refused unless lower-case; this keeps a master from ever being missed).
+    // Read for update, in id order: a feature's own writers change rows in place without the
+    // id lock (a rename in settings, tags set in the CRM), so the row lock is what makes them
+    // take turns with this push — the master compared is then the one overwritten.
     const masters = new Map<string, Doc>();
     for (const row of await tx
       .select()
       .from(collection.table)
-      .where(inArray(collection.table.id, ids))) {
+      .where(inArray(collection.table.id, ids))
+      .orderBy(collection.table.id)
+      .for('update')) {
       const doc = collection.toDoc(row) as Doc;
       masters.set(doc.id.toLowerCase(), doc);
     }

@@ -236,15 +236,18 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
   });
 
   it('never lets a customer undo attendance recorded by staff', async () => {
-    const mine = booking(a.org.id, a.parent.id, { occurrenceId: 'spin-2026-11-25' });
+    const mine = booking(a.org.id, a.parent.id, {
+      occurrenceId: 'spin-2026-11-25',
+      updatedAt: '2026-11-20T09:00:00.000Z',
+    });
     expect((await pushNew(a.parent, 'bookings', [mine])).json()).toEqual([]);
-    const noShow = { ...mine, status: 'no-show', updatedAt: '2026-11-25T10:00:00.000Z' };
+    const noShow = { ...mine, status: 'no-show', updatedAt: '2026-11-20T10:00:00.000Z' };
     expect(
       (
         await push(a.manager, 'bookings', [{ assumedMasterState: mine, newDocumentState: noShow }])
       ).json(),
     ).toEqual([]);
-    const undo = { ...noShow, status: 'cancelled', updatedAt: '2026-11-25T11:00:00.000Z' };
+    const undo = { ...noShow, status: 'cancelled', updatedAt: '2026-11-20T11:00:00.000Z' };
     const res = await push(a.parent, 'bookings', [
       { assumedMasterState: noShow, newDocumentState: undo },
     ]);

@@ -47,6 +47,19 @@ export async function seedSyncOrg(app: FastifyInstance, db: Db) {
   };
 }
 
+/** One row of a push, as RxDB sends it: what the device assumes the master is, and its new state. */
+export type PushRow = { assumedMasterState: unknown; newDocumentState: unknown };
+
+/** A replication push as `who` (POST /api/sync/:collection/push through the real app). */
+export function pushAs(app: FastifyInstance, who: Person, collection: string, rows: PushRow[]) {
+  return app.inject({
+    method: 'POST',
+    url: `/api/sync/${collection}/push`,
+    headers: who.jar.headers(),
+    payload: rows,
+  });
+}
+
 /** Where the default entries are laid out: from here, one per hour, far from the days tests name. */
 const FIRST_SLOT = Date.parse('2020-01-06T09:00:00.000Z');
 const SLOT_MS = 3_600_000;

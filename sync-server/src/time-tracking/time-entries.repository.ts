@@ -60,18 +60,24 @@ export async function lockKeys(tx: Tx, keys: string[]): Promise<void> {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${key}::text, 0))`);
 }
 
+/** The advisory-lock key of one person's entries in one organisation (see lockPeopleEntries). */
+export const personEntriesKey = (orgId: string, userId: string) =>
+  `time-entries-of:${orgId}:${userId}`;
+
 /**
- * Serialises every write that could make one of these people's entries overlap another: the
- * overlap check reads their neighbouring entries, and a second writer must not read before the
- * first has committed. One statement, keys in sorted order, so writers of several people
- * never wait on each other in a cycle. Callers take it after any other lock of their
- * transaction (entry ids, a clock), so it is always the last lock taken and cannot close a cycle.
+ * Serialises every writer of these people's entries: a clock move reads the person's state
+ * and then writes, the overlap check reads their neighbouring entries, and a second writer
+ * must not read before the first has committed. One statement, keys in sorted order, so
+ * writers of several people never wait on each other in a cycle. Every writer takes it
+ * *first* — push.ts through the collection's `serialiseOn` before any entry id, the
+ * /api/time-tracking actions before reading the clock — so no lock taken earlier can close a
+ * cycle (decision 0045). Taking it again later in the same transaction returns at once.
  */
 export async function lockPeopleEntries(
   tx: Tx,
   people: Array<{ orgId: string; userId: string }>,
 ): Promise<void> {
-  const keys = [...new Set(people.map((p) => `time-entries-of:${p.orgId}:${p.userId}`))].sort();
+  const keys = [...new Set(people.map((p) => personEntriesKey(p.orgId, p.userId)))].sort();
   if (keys.length === 0) return;
   await tx.execute(
     sql`select count(pg_advisory_xact_lock(hashtextextended(key, 0))) from unnest(array[${sql.join(

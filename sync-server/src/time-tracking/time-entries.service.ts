@@ -8,6 +8,7 @@ import type { Change, RuleError } from '../sync/collection-definition.ts';
 import {
   findOverlapCandidates,
   lockPeopleEntries,
+  personEntriesKey,
   upsertTimeEntries,
 } from './time-entries.repository.ts';
 
@@ -15,6 +16,14 @@ export const timeEntryServiceMessages = {
   cannotMove: 'A time entry cannot be moved to another person.',
   notStaff: 'Time entries can only be recorded for staff of this organization.',
 } as const;
+
+/**
+ * What writes of a time entry serialise on: its person. A push locks it before the entries'
+ * ids and reads the masters under it; the clock moves lock it before reading the clock
+ * (decision 0045), so a move and a push never act on each other's stale reads.
+ */
+export const timeEntryWriteGroup = (entry: Pick<TimeEntryDoc, 'orgId' | 'userId'>): string =>
+  personEntriesKey(entry.orgId, entry.userId);
 
 /**
  * The one write path for time entries: replication pushes and the /api/time-tracking actions
@@ -59,7 +68,8 @@ export async function writeTimeEntries(
 /**
  * No overlapping entries for one person (schema/…/time-entry-overlap.rules.ts). Checked under
  * a lock per person, so two writers — two pushes, or a push and an API call — cannot both
- * read the other's entry as absent and both write. Entries already refused are left out.
+ * read the other's entry as absent and both write. Both callers hold it already; it is taken
+ * here again for any other caller. Entries already refused are left out.
  */
 async function overlapErrors(
   tx: Tx,

@@ -27,6 +27,7 @@ import {
   findTimeEntry,
   listTimeEntries,
   lockKeys,
+  lockPeopleEntries,
 } from './time-entries.repository.ts';
 import { writeTimeEntries } from './time-entries.service.ts';
 
@@ -200,8 +201,8 @@ async function changeEntry(
     const found = await findTimeEntry(tx, entryId);
     if (!found || found._deleted || found.orgId !== orgId) throw new TimeEntryNotFound();
     assertMayManage(actor, orgId, found.userId);
+    const state = await lockClock(tx, orgId, found.userId);
     // The stored id, not the one asked for: a lock key must match push.ts's to the letter (uuid case).
-    const state = await lockClock(tx, orgId, found.userId, found.id);
     return writeOne(tx, actor, found.id, (master) => {
       if (!master || master._deleted) throw new TimeEntryNotFound();
       const next = change(master);
@@ -212,31 +213,21 @@ async function changeEntry(
 }
 
 /**
- * Serialises whatever reads a person's clock and then changes it — so two clock-ins from two
- * devices cannot both find them clocked out — and returns their state from then on. A
- * replication push locks entries by id only, so the running entry (and `entryId`, the one
- * about to change) are locked too, push.ts's way: all at once in id order, so the two can
- * never wait on each other in a cycle. The state is then read again under those locks.
+ * Serialises whatever reads a person's clock and then changes it — two clock-ins from two
+ * devices, or a clock move and a replication push — and returns their state from then on.
+ * It is the person's lock, the one push.ts takes before any entry of theirs (decision 0045):
+ * while it is held, the entries read here are the masters the move will overwrite.
  */
-async function lockClock(
-  tx: Tx,
-  orgId: string,
-  userId: string,
-  entryId?: string,
-): Promise<ClockState> {
-  await lockKeys(tx, [`clock:${orgId}:${userId}`]);
-  const state = clockStatusOf(await findClockEntries(tx, orgId, userId));
-  const ids = [
-    ...new Set([state.activeEntry?.id, entryId].filter((id) => id !== undefined)),
-  ].sort();
-  if (ids.length === 0) return state;
-  await lockKeys(tx, ids);
+async function lockClock(tx: Tx, orgId: string, userId: string): Promise<ClockState> {
+  await lockPeopleEntries(tx, [{ orgId, userId }]);
   return clockStatusOf(await findClockEntries(tx, orgId, userId));
 }
 
 /**
- * Every API write of a time entry: under the entry's lock, against the master read under it,
- * through the one write path replication uses, then announced to live clients as push.ts does.
+ * Every API write of a time entry: under its person's lock (lockClock) and then the entry's —
+ * push.ts's order, which also stops a push naming another person for this id — against the
+ * master read under them, through the one write path replication uses, then announced to live
+ * clients as push.ts does.
  */
 async function writeOne(
   tx: Tx,

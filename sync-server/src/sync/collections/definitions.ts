@@ -15,7 +15,7 @@ import { Forbidden } from '../../plugins/domain-errors.ts';
 import { rosterItemToDoc } from '../../roster/roster.repository.ts';
 import { writeRosterItems } from '../../roster/roster.service.ts';
 import { timeEntryToDoc } from '../../time-tracking/time-entries.repository.ts';
-import { writeTimeEntries } from '../../time-tracking/time-entries.service.ts';
+import { timeEntryWriteGroup, writeTimeEntries } from '../../time-tracking/time-entries.service.ts';
 import { limitToClockMoves } from '../../kiosk/kiosk-writes.ts';
 import type { Actor, Scope } from '../actor.ts';
 import type { AnyReplicatedCollection } from '../collection-definition.ts';
@@ -51,6 +51,7 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     scopeFor: scopeOf('time-entries'),
     toDoc: timeEntryToDoc,
     writeBatch: limitToClockMoves(writeTimeEntries),
+    serialiseOn: timeEntryWriteGroup,
   },
   bookings: {
     name: 'bookings',
