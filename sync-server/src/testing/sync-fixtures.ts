@@ -114,6 +114,38 @@ export async function insertRosterItem(
   return row;
 }
 
+type TestApp = { app: FastifyInstance; db: Db };
+
+/** A device's pull of a collection (`query`: '?id=…&lsn=…&batchSize=…'), once writes are visible. */
+export async function pullAs(t: TestApp, who: Person, collection: string, query = '') {
+  await waitForVisibility(t.db);
+  return t.app.inject({
+    method: 'GET',
+    url: `/api/sync/${collection}/pull${query}`,
+    headers: who.jar.headers(),
+  });
+}
+
+/** A device's push of replication rows, as sent (whatever their shape). */
+export function pushAs(t: TestApp, who: Person, collection: string, rows: unknown) {
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/sync/${collection}/push`,
+    headers: who.jar.headers(),
+    payload: rows as object,
+  });
+}
+
+/** A push of documents the device has never seen on the server (no assumed master). */
+export function pushNewAs(t: TestApp, who: Person, collection: string, docs: unknown[]) {
+  return pushAs(
+    t,
+    who,
+    collection,
+    docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
+  );
+}
+
 /**
  * Waits until every transaction running now has finished (the pull's visibility bound has
  * passed them). Transaction ids are cluster-wide, so another test file's open transaction can
