@@ -10,6 +10,7 @@ import type { Notifier } from './adapters/notifier/port.ts';
 import { createNotifier } from './adapters/notifier/create-notifier.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { httpMapPlugin } from './plugins/http-map.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { sessionPlugin } from './plugins/session.ts';
@@ -64,6 +65,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(csrfPlugin, { publicUrl: deps.config.publicUrl });
   await app.register(sessionPlugin, { secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });
   await app.register(healthRoutes);
+  await app.register(metricsPlugin);
   await app.register(webManifestRoutes);
   await registerFeatures(app, { googleKeys: deps.googleKeys });
   await registerSpa(app, deps.config.pwaDist, brandShell(app));

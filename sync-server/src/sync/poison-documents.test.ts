@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeOutOfRangeMessage } from '@platform/schema/sync/iso-time';
 import { createTestApp } from '../testing/test-app.ts';
+import { unreadableStoredDocumentMessage } from './read-document.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import {
   booking,
@@ -119,5 +121,48 @@ describe.each(testDatabaseKinds)('poison documents on %s', (kind) => {
     expect(updated.json().errors).toEqual([
       { field: 'timeEntry.endTime', message: timeOutOfRangeMessage },
     ]);
+  });
+
+  it('skips a stored row that cannot be a document, counts it, and the feed goes on past it', async () => {
+    const before = timeEntry(a.org.id, a.staff.id);
+    expect((await pushNewAs(t, a.staff, 'time-entries', [before])).statusCode).toBe(200);
+    // Written around the schema (an older server, a hand edit): year 1, and no instant at all.
+    const poisoned = [randomUUID(), randomUUID()];
+    const insertRaw = (id: string, startTime: string, updatedAt: string) =>
+      t.db.execute(
+        sql`insert into time_entries (id, org_id, user_id, start_time, updated_at)
+            values (${id}, ${a.org.id}, ${a.staff.id}, ${startTime}::timestamptz, ${updatedAt}::timestamptz)`,
+      );
+    await insertRaw(poisoned[0] ?? '', '2026-11-20T09:00:00Z', '0001-01-01T00:00:00Z');
+    await insertRaw(poisoned[1] ?? '', 'infinity', '2026-11-20T09:00:00Z');
+    const after = timeEntry(a.org.id, a.staff.id);
+    expect((await pushNewAs(t, a.staff, 'time-entries', [after])).statusCode).toBe(200);
+
+    const all = await pullAs(t, a.staff, 'time-entries');
+    expect(all.statusCode).toBe(200);
+    expect(all.json().documents).toEqual([before, after]);
+
+    // Page by page, a page is filled past the skipped rows: a device ends its pull at the
+    // first page shorter than it asked for.
+    const first = (await pullAs(t, a.staff, 'time-entries', '?batchSize=1')).json();
+    expect(first.documents).toEqual([before]);
+    const { id, lsn } = first.checkpoint;
+    const second = (
+      await pullAs(t, a.staff, 'time-entries', `?batchSize=1&id=${id}&lsn=${lsn}`)
+    ).json();
+    expect(second.documents).toEqual([after]);
+    expect(second.checkpoint).toEqual(all.json().checkpoint);
+
+    // Counted each time a pull passes them (twice by each of the two pulls above)…
+    const metrics = await t.app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toContain('sync_unreadable_rows_total{collection="time-entries"} 4');
+    // …and a push naming one is refused, not failed.
+    const overwrite = await pushAs(t, a.staff, 'time-entries', [
+      { assumedMasterState: null, newDocumentState: { ...after, id: poisoned[1] } },
+    ]);
+    expect(overwrite.statusCode).toBe(422);
+    expect(overwrite.json()).toEqual({
+      errors: [{ id: poisoned[1], message: unreadableStoredDocumentMessage }],
+    });
   });
 });

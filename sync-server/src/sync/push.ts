@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
-import { withDeleted, type PushRow } from '@platform/schema/sync/sync.zod';
+import type { PushRow } from '@platform/schema/sync/sync.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
 import type { Actor, Scope } from './actor.ts';
@@ -12,6 +12,13 @@ import type {
   WireDoc,
 } from './collection-definition.ts';
 import { notifyChange } from './change-feed.ts';
+import {
+  describeIssues,
+  readDocument,
+  unreadableStoredDocumentMessage,
+  wireSchemaOf,
+  type ReportUnreadable,
+} from './read-document.ts';
 
 type Doc = WireDoc<{ id: string; orgId: string }>;
 export type PushError = RuleError;
@@ -38,8 +45,9 @@ export async function pushChanges(
   actor: Actor,
   scope: Scope,
   rows: PushRow[],
+  reportUnreadable: ReportUnreadable = () => {},
 ) {
-  const wireSchema = withDeleted(collection.docSchema as z.ZodObject);
+  const wireSchema = wireSchemaOf(collection);
   const errors: PushError[] = [];
   const parsed: Array<{ next: Doc; assumed: unknown }> = [];
   for (const row of rows) {
@@ -52,12 +60,7 @@ export async function pushChanges(
     }
     const result = wireSchema.safeParse(row.newDocumentState);
     if (!result.success) {
-      errors.push({
-        id,
-        message: result.error.issues
-          .map((i) => `${i.path.join('.') || 'document'}: ${i.message}`)
-          .join('; '),
-      });
+      errors.push({ id, message: describeIssues(result.error) });
       continue;
     }
     const next = result.data as Doc;
@@ -87,18 +90,26 @@ export async function pushChanges(
     // Keyed by the lower-case id, as PostgreSQL matches UUIDs whatever their case (ids are
     // already refused unless lower-case; this keeps a master from ever being missed).
     const masters = new Map<string, Doc>();
-    for (const row of await tx
+    const unreadable = new Set<string>();
+    for (const row of (await tx
       .select()
       .from(collection.table)
-      .where(inArray(collection.table.id, ids))) {
-      const doc = collection.toDoc(row) as Doc;
-      masters.set(doc.id.toLowerCase(), doc);
+      .where(inArray(collection.table.id, ids))) as Array<{ id: string }>) {
+      const read = readDocument(collection, row);
+      if ('doc' in read) masters.set(row.id.toLowerCase(), read.doc);
+      else {
+        unreadable.add(row.id.toLowerCase());
+        reportUnreadable({ collection: collection.name, id: row.id, reason: read.reason });
+      }
     }
     const conflicts: Doc[] = [];
     const changes: Array<Change<{ id: string; orgId: string }>> = [];
     for (const { next, assumed } of parsed) {
       const master = masters.get(next.id.toLowerCase()) ?? null;
-      if (master && accessProblem(collection, scope, master))
+      // Neither overwritten (whose is it?) nor answered as a conflict (it cannot be sent).
+      if (unreadable.has(next.id.toLowerCase()))
+        errors.push({ id: next.id, message: unreadableStoredDocumentMessage });
+      else if (master && accessProblem(collection, scope, master))
         errors.push({ id: next.id, message: notYours });
       else if (
         master &&
@@ -133,7 +144,7 @@ function accessProblem(collection: AnyReplicatedCollection, scope: Scope, doc: D
 }
 
 /** The client's idea of the master, in the same canonical shape as ours (unknown keys dropped). */
-function normalise(schema: z.ZodObject, value: unknown): unknown {
+function normalise(schema: z.ZodType, value: unknown): unknown {
   const parsed = schema.safeParse(value);
   return parsed.success ? parsed.data : value;
 }
