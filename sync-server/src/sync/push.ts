@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
+import { unstorableTextIn } from '@platform/schema/sync/storable-text.rules';
 import type { PushRow } from '@platform/schema/sync/sync.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
@@ -52,10 +53,11 @@ export async function pushChanges(
   const parsed: Array<{ next: Doc; assumed: unknown }> = [];
   for (const row of rows) {
     const id = typeof row.newDocumentState.id === 'string' ? row.newDocumentState.id : '';
-    // PostgreSQL text cannot hold NUL: refuse it here (422) rather than fail the write (500),
-    // which a device would retry for ever.
-    if (JSON.stringify(row.newDocumentState).includes('\\u0000')) {
-      errors.push({ id, message: 'Text must not contain NUL characters.' });
+    // Refused here (422), not failed at the write (500, which a device retries for ever) nor
+    // stored changed (a lone surrogate comes back as U+FFFD).
+    const textProblem = unstorableTextIn(row.newDocumentState);
+    if (textProblem) {
+      errors.push({ id, message: textProblem });
       continue;
     }
     const result = wireSchema.safeParse(row.newDocumentState);

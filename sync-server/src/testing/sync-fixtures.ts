@@ -126,12 +126,13 @@ export async function pullAs(t: TestApp, who: Person, collection: string, query 
   });
 }
 
-/** A device's push of replication rows, as sent (whatever their shape). */
+/** A device's push of replication rows, as sent (whatever their shape; a string is sent as JSON text). */
 export function pushAs(t: TestApp, who: Person, collection: string, rows: unknown) {
+  const json = typeof rows === 'string' ? { 'content-type': 'application/json' } : {};
   return t.app.inject({
     method: 'POST',
     url: `/api/sync/${collection}/push`,
-    headers: who.jar.headers(),
+    headers: { ...who.jar.headers(), ...json },
     payload: rows as object,
   });
 }
