@@ -28,4 +28,11 @@ export const isInTimeRange = (ms: number): boolean => ms >= FROM_MS && ms < UNTI
 export const isoTimeSchema = z.iso
   .datetime({ precision: 3, offset: false, abort: true })
   .refine((value) => isInTimeRange(Date.parse(value)), timeOutOfRangeMessage);
+
+/**
+ * A time an answer reports from what the server stored, outside replicated documents (a
+ * note's date on a customer's profile): the same form, no range — what was stored before the
+ * range existed must not make a whole page unreadable. Never for what a client sends.
+ */
+export const storedIsoTimeSchema = z.iso.datetime({ precision: 3, offset: false });
 export const toIsoTime = (date: Date): string => date.toISOString();

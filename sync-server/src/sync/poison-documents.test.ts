@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { customerProfileSchema } from '@platform/schema/crm/crm.zod';
 import { timeOutOfRangeMessage } from '@platform/schema/sync/iso-time';
 import { createTestApp } from '../testing/test-app.ts';
 import { unreadableStoredDocumentMessage } from './read-document.ts';
@@ -23,11 +24,15 @@ import {
 describe.each(testDatabaseKinds)('poison documents on %s', (kind) => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
   let a: Awaited<ReturnType<typeof seedSyncOrg>>;
+  let rosterId: string;
 
   beforeAll(async () => {
     t = await createTestApp(kind);
     a = await seedSyncOrg(t.app, t.db);
-    await insertRosterItem(t.db, a.org.id, { id: a.otherCustomerId, email: a.other.email });
+    ({ id: rosterId } = await insertRosterItem(t.db, a.org.id, {
+      id: a.otherCustomerId,
+      email: a.other.email,
+    }));
   });
   afterAll(() => t.close());
 
@@ -164,5 +169,26 @@ describe.each(testDatabaseKinds)('poison documents on %s', (kind) => {
     expect(overwrite.json()).toEqual({
       errors: [{ id: poisoned[1], message: unreadableStoredDocumentMessage }],
     });
+  });
+
+  it('still shows a note stored before the range existed on the customer’s profile', async () => {
+    const id = randomUUID();
+    await t.db.execute(
+      sql`insert into customer_notes (id, org_id, user_id, author_id, author_name, body, created_at, updated_at)
+          values (${id}, ${a.org.id}, ${a.otherCustomerId}, ${a.manager.id}, 'Test User',
+                  'Pushed in 2026 from a device whose clock said 1850.', '1850-06-01T00:00:00Z', now())`,
+    );
+    const profile = await t.app.inject({
+      method: 'GET',
+      url: `/api/crm/customers/${rosterId}`,
+      headers: a.manager.jar.headers(),
+    });
+    expect(profile.statusCode).toBe(200);
+    // What the browser does with the answer: one old note must not break the whole profile.
+    const parsed = customerProfileSchema.safeParse(profile.json());
+    expect(parsed.error?.issues).toBeUndefined();
+    expect(parsed.data?.notes.find((note) => note.id === id)?.createdAt).toBe(
+      '1850-06-01T00:00:00.000Z',
+    );
   });
 });
