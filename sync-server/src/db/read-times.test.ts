@@ -68,7 +68,9 @@ describe.each(setups)(
       person = { orgId: org.id, userId: user.id };
     });
     afterAll(async () => {
-      process.env.TZ = previousZone;
+      // Assigning undefined would set the text 'undefined'.
+      if (previousZone === undefined) delete process.env.TZ;
+      else process.env.TZ = previousZone;
       await database.close();
     });
 

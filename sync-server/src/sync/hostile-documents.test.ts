@@ -73,7 +73,9 @@ describe.each(setups)(
       await insertRosterItem(t.db, a.org.id, { id: a.otherCustomerId, email: a.other.email });
     });
     afterAll(async () => {
-      process.env.TZ = previousZone;
+      // Assigning undefined would set the text 'undefined'.
+      if (previousZone === undefined) delete process.env.TZ;
+      else process.env.TZ = previousZone;
       await t.close();
     });
 
