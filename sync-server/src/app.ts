@@ -13,6 +13,7 @@ import { dbPlugin } from './plugins/db.ts';
 import { httpMapPlugin } from './plugins/http-map.ts';
 import { drainingPlugin } from './plugins/draining.ts';
 import { jsonBodyPlugin } from './plugins/json-body.ts';
+import { metricsPlugin } from './plugins/metrics.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitsPlugin } from './plugins/rate-limits.ts';
@@ -85,6 +86,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(csrfPlugin, { publicUrl: deps.config.publicUrl });
   await app.register(sessionPlugin, { secret: deps.config.sessionSecret, secureCookies: deps.config.secureCookies });
   await app.register(healthRoutes);
+  await app.register(metricsPlugin);
   await app.register(webManifestRoutes);
   await registerFeatures(app, { googleKeys: deps.googleKeys });
   registerJobHandlers(app, { mailTransport });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { PERSON_NAME_MAX } from '../app/constants.ts';
-import { isoTimeSchema } from '../sync/iso-time.ts';
+import { isoTimeSchema, storedIsoTimeSchema } from '../sync/iso-time.ts';
 import { crmMessages, inviteMessages } from './crm.messages.ts';
 
 /*
@@ -158,7 +158,8 @@ export const customerNoteSchema = z.object({
   body: z.string(),
   authorId: z.uuid().nullable(),
   authorName: z.string(),
-  createdAt: isoTimeSchema,
+  // Dated by the device that wrote it (decision 0013), possibly before TIME_RANGE existed.
+  createdAt: storedIsoTimeSchema,
 });
 export type CustomerNote = z.infer<typeof customerNoteSchema>;
 
@@ -182,7 +183,7 @@ const personSchema = z.object({
 
 export const activityEntrySchema = z.object({
   kind: z.enum(['joined', 'invited', 'note', 'metric']),
-  at: isoTimeSchema,
+  at: storedIsoTimeSchema,
   text: z.string(),
 });
 

@@ -6,10 +6,10 @@ import {
   jsonb,
   pgTable,
   text,
-  timestamp,
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { instant } from './instant-column.ts';
 import { organizations, users } from './tables.ts';
 
 /**
@@ -22,7 +22,9 @@ import { organizations, users } from './tables.ts';
 export const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
 const replicated = () => ({
-  updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+  // instant(), not timestamp(): these times travel in documents and must read right in any
+  // year (decision 0040).
+  updatedAt: instant('updated_at', { precision: 3 }).notNull(),
   deleted: boolean('deleted').notNull().default(false),
   txid: xid8('txid')
     .notNull()
@@ -58,7 +60,9 @@ export const rosterItems = pgTable(
      * externalPayments; staff see it in the CRM (decision 0035).
      */
     invitationPending: boolean('invitation_pending').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: instant('created_at')
+      .notNull()
+      .default(sql`now()`),
     /**
      * What CRM search reads (issue 7, decision 0012): names, email and phone digits, lower-cased.
      * A trigram index (migration 0004, hand-written) serves substring and typo matches.
@@ -89,8 +93,8 @@ export const timeEntries = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    startTime: timestamp('start_time', { withTimezone: true, precision: 3 }).notNull(),
-    endTime: timestamp('end_time', { withTimezone: true, precision: 3 }),
+    startTime: instant('start_time', { precision: 3 }).notNull(),
+    endTime: instant('end_time', { precision: 3 }),
     breakIntervals: jsonb('break_intervals')
       .$type<Array<{ startTime: string; endTime: string | null }>>()
       .notNull()
@@ -164,7 +168,9 @@ export const customerNotes = pgTable(
     authorName: text('author_name').notNull(),
     body: text('body').notNull(),
     /** When it was written — on the device, which may be well before it reached the server. */
-    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    createdAt: instant('created_at', { precision: 3 })
+      .notNull()
+      .default(sql`now()`),
     ...replicated(),
   },
   (t) => [

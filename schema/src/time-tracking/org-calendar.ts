@@ -53,6 +53,16 @@ type Wall = {
   second: number;
 };
 
+/**
+ * Date.UTC for every year: Date.UTC itself takes years 0–99 for 1900–1999, so a typed 0025
+ * became 1925 (decision 0040).
+ */
+function utc(year: number, monthIndex: number, day: number, hour = 0, minute = 0, second = 0) {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  return date.setUTCHours(hour, minute, second);
+}
+
 /** The wall-clock reading in `timeZone` at instant `ms`. */
 function wallAt(ms: number, timeZone: string): Wall {
   const wall: Wall = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
@@ -66,7 +76,7 @@ function wallAt(ms: number, timeZone: string): Wall {
 function offsetAt(ms: number, timeZone: string): number {
   const w = wallAt(ms, timeZone);
   const whole = Math.floor(ms / 1000) * 1000;
-  return Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - whole;
+  return utc(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - whole;
 }
 
 /**
@@ -95,21 +105,21 @@ function parseDayKey(day: DayKey): [number, number, number] {
 /** Calendar arithmetic on day keys (no zone involved: a day is a day). */
 export function addDays(day: DayKey, days: number): DayKey {
   const [y, m, d] = parseDayKey(day);
-  const date = new Date(Date.UTC(y, m - 1, d + days));
+  const date = new Date(utc(y, m - 1, d + days));
   return `${pad(date.getUTCFullYear(), 4)}-${pad(date.getUTCMonth() + 1)}-${pad(date.getUTCDate())}`;
 }
 
 /** The Monday of the week `day` falls in (weeks start on Monday). */
 export function mondayOf(day: DayKey): DayKey {
   const [y, m, d] = parseDayKey(day);
-  const weekday = new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+  const weekday = new Date(utc(y, m - 1, d)).getUTCDay();
   return addDays(day, -((weekday + 6) % 7));
 }
 
 /** The first instant of `day` in `timeZone` — midnight, or the end of a gap that swallowed it. */
 export function startOfDay(day: DayKey, timeZone: string): number {
   const [y, m, d] = parseDayKey(day);
-  let at = instantOfWall(Date.UTC(y, m - 1, d), timeZone);
+  let at = instantOfWall(utc(y, m - 1, d), timeZone);
   if (dayKeyOf(at, timeZone) < day) {
     // Clocks jumped over midnight (some zones change at 00:00): the day begins at the jump.
     let low = at;
@@ -142,7 +152,7 @@ export function weekRange(monday: DayKey, timeZone: string): Range {
 export function daysBetween(from: DayKey, to: DayKey): number {
   const [y1, m1, d1] = parseDayKey(from);
   const [y2, m2, d2] = parseDayKey(to);
-  return Math.round((Date.UTC(y2, m2 - 1, d2) - Date.UTC(y1, m1 - 1, d1)) / DAY_MS);
+  return Math.round((utc(y2, m2 - 1, d2) - utc(y1, m1 - 1, d1)) / DAY_MS);
 }
 
 export function isDayKey(value: string): boolean {
@@ -168,7 +178,7 @@ export function instantOfWallInput(value: string, timeZone: string): string | nu
   if (!match) return null;
   const [y, mo, d, h, mi] = match.slice(1).map(Number) as [number, number, number, number, number];
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59) return null;
-  const wall = Date.UTC(y, mo - 1, d, h, mi);
+  const wall = utc(y, mo - 1, d, h, mi);
   if (new Date(wall).getUTCDate() !== d) return null;
   return new Date(instantOfWall(wall, timeZone)).toISOString();
 }

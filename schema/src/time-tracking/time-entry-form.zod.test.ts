@@ -6,6 +6,7 @@ import {
   timesFromForm,
 } from './time-entry-form.zod.ts';
 import { timeEntryMessages } from './time-entry.rules.ts';
+import { timeOutOfRangeMessage } from '../sync/iso-time.ts';
 
 const NY = 'America/New_York';
 const form = (start: string, end: string, breaks: Array<[string, string]> = []) => ({
@@ -60,6 +61,24 @@ describe('the time-entry form', () => {
       ['end', timeEntryFormMessages.notATime],
       ['breaks.0.start', timeEntryFormMessages.breakStartRequired],
     ]);
+  });
+
+  it('refuses times outside the range the server accepts, with the server’s words', () => {
+    expect(issuesOf(form('0025-11-20T09:00', '0025-11-20T17:00'))).toEqual([
+      ['start', timeOutOfRangeMessage],
+      ['end', timeOutOfRangeMessage],
+    ]);
+    expect(
+      issuesOf(form('2026-11-23T08:30', '2026-11-23T17:00', [['2200-01-01T12:00', '']])),
+    ).toContainEqual(['breaks.0.start', timeOutOfRangeMessage]);
+    // The first minute of 1900 in New York is 05:00 UTC: inside.
+    expect(issuesOf(form('1900-01-01T00:00', '1900-01-01T08:00'))).toEqual([]);
+  });
+
+  it('reads the years 0–99 as typed, never as 19xx', () => {
+    expect(timesFromForm(form('0025-11-20T09:00', ''), 'UTC')?.startTime).toBe(
+      '0025-11-20T09:00:00.000Z',
+    );
   });
 
   it('keeps the stored instant of every value left as shown (the inputs show minutes only)', () => {

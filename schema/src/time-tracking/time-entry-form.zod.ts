@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isInTimeRange, timeOutOfRangeMessage } from '../sync/iso-time.ts';
 import { instantOfWallInput, wallInputOf } from './org-calendar.ts';
 import { timeEntryMessages, timeEntryRuleViolation } from './time-entry.rules.ts';
 import type { EntryTimes } from './time-totals.rules.ts';
@@ -71,12 +72,15 @@ const breakMessages: ReadonlySet<string> = new Set([
 
 /** The dialog's schema: each value a wall-clock time, and the entry they make obeying the entry rules. */
 export function timeEntryFormSchema(timeZone: string, original?: EntryTimes) {
+  const instantOf = (value: string) => instantOfWallInput(value, timeZone);
   const wallTime = z
     .string()
-    .refine(
-      (value) => value === '' || instantOfWallInput(value, timeZone) !== null,
-      timeEntryFormMessages.notATime,
-    );
+    .refine((value) => value === '' || instantOf(value) !== null, timeEntryFormMessages.notATime)
+    // The server's range (schema/src/sync/iso-time.ts), so the dialog says what the API would.
+    .refine((value) => {
+      const instant = value === '' ? null : instantOf(value);
+      return instant === null || isInTimeRange(Date.parse(instant));
+    }, timeOutOfRangeMessage);
   return z
     .object({
       start: wallTime.refine((value) => value !== '', timeEntryFormMessages.startRequired),

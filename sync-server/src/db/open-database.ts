@@ -46,6 +46,13 @@ export type Database = {
 
 export const migrationsFolder = path.resolve(import.meta.dirname, '../../../schema/drizzle');
 
+/**
+ * Every session speaks UTC and ISO dates, whatever the database or the server's host is set
+ * to: times come back as `…+00` text that reads the same everywhere, and SQL that turns times
+ * into days does so in UTC unless it names a zone (decision 0040).
+ */
+const sessionSettings = { TimeZone: 'UTC', DateStyle: 'ISO, MDY' } as const;
+
 export type DatabaseOptions = {
   /** postgres:// URL; without it, PGlite in dataDir (or in memory when dataDir is null). */
   databaseUrl?: string | undefined;
@@ -59,6 +66,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     const client = postgres(options.databaseUrl, {
       max: options.maxConnections ?? 10,
       onnotice: () => {},
+      // Sent when each connection starts, so they override ALTER DATABASE … SET.
+      connection: { ...sessionSettings },
     });
     const db = drizzlePostgres(client, { schema: tables });
     await migratePostgres(db, { migrationsFolder });
@@ -100,6 +109,9 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   }
   // pg_trgm: CRM search's trigram index (migration 0004, decision 0012).
   const client = new PGlite({ ...(dataPath ? { dataDir: dataPath } : {}), extensions: { pg_trgm } });
+  // One session for the life of the client: set once.
+  for (const [name, value] of Object.entries(sessionSettings))
+    await client.query('select set_config($1, $2, false)', [name, value]);
   const db = drizzlePglite(client, { schema: tables });
   await migratePglite(db, { migrationsFolder });
   return {

@@ -56,7 +56,7 @@ describe.runIf(process.env.DATABASE_URL)('server changes of a roster item racing
       const [changed, pushed] = await Promise.all([
         after(offset(), () => serverChange(round)),
         after(offset(), () =>
-          pushAs(t.app, frontDesk, 'roster', [
+          pushAs(t, frontDesk, 'roster', [
             {
               assumedMasterState: master,
               newDocumentState: { ...master, phone, updatedAt: new Date().toISOString() },

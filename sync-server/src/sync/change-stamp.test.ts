@@ -44,7 +44,7 @@ describe.each(testDatabaseKinds)('change stamps ahead of the server on %s', (kin
     local: Doc,
     merge: (master: Doc, local: Doc) => Doc,
   ) {
-    const first = await pushAs(t.app, who, collection, [
+    const first = await pushAs(t, who, collection, [
       { assumedMasterState: assumed, newDocumentState: local },
     ]);
     expect(first.statusCode).toBe(200);
@@ -52,7 +52,7 @@ describe.each(testDatabaseKinds)('change stamps ahead of the server on %s', (kin
     if (master === undefined) return;
     const resolved = merge(master, local);
     if (isDeepStrictEqual(resolved, master)) return;
-    const second = await pushAs(t.app, who, collection, [
+    const second = await pushAs(t, who, collection, [
       { assumedMasterState: master, newDocumentState: resolved },
     ]);
     expect(second.json()).toEqual([]);
@@ -65,7 +65,7 @@ describe.each(testDatabaseKinds)('change stamps ahead of the server on %s', (kin
   };
   const newEntry = async () => {
     const entry = timeEntry(a.org.id, a.staff.id);
-    const pushed = await pushAs(t.app, a.staff, 'time-entries', [
+    const pushed = await pushAs(t, a.staff, 'time-entries', [
       { assumedMasterState: null, newDocumentState: entry },
     ]);
     expect(pushed.json()).toEqual([]);
@@ -78,7 +78,7 @@ describe.each(testDatabaseKinds)('change stamps ahead of the server on %s', (kin
     const master = rosterItemToDoc(row!);
 
     // The desk whose clock says 2099.
-    const future = await pushAs(t.app, a.manager, 'roster', [
+    const future = await pushAs(t, a.manager, 'roster', [
       {
         assumedMasterState: master,
         newDocumentState: { ...master, phone: '1', updatedAt: year2099 },
@@ -99,11 +99,11 @@ describe.each(testDatabaseKinds)('change stamps ahead of the server on %s', (kin
   it('accepts a stamp a little ahead (clocks drift), up to five minutes', async () => {
     const entry = await newEntry();
     const drifted = { ...entry, updatedAt: minutesFromNow(4) };
-    const pushed = await pushAs(t.app, a.staff, 'time-entries', [
+    const pushed = await pushAs(t, a.staff, 'time-entries', [
       { assumedMasterState: entry, newDocumentState: drifted },
     ]);
     expect(pushed.json()).toEqual([]);
-    const ahead = await pushAs(t.app, a.staff, 'time-entries', [
+    const ahead = await pushAs(t, a.staff, 'time-entries', [
       {
         assumedMasterState: drifted,
         newDocumentState: { ...drifted, updatedAt: minutesFromNow(6) },
@@ -116,7 +116,7 @@ describe.each(testDatabaseKinds)('change stamps ahead of the server on %s', (kin
   it('does not make a document undeletable by an edit stamped far ahead', async () => {
     const entry = await newEntry();
     const edited = { ...entry, breakIntervals: [], updatedAt: year2099 };
-    const future = await pushAs(t.app, a.staff, 'time-entries', [
+    const future = await pushAs(t, a.staff, 'time-entries', [
       { assumedMasterState: entry, newDocumentState: edited },
     ]);
     expect(future.statusCode).toBe(422);
@@ -127,7 +127,7 @@ describe.each(testDatabaseKinds)('change stamps ahead of the server on %s', (kin
     expect((await storedEntry(entry.id))._deleted).toBe(true);
 
     // Nor can an edit stamped far ahead bring it back.
-    const revived = await pushAs(t.app, a.staff, 'time-entries', [
+    const revived = await pushAs(t, a.staff, 'time-entries', [
       { assumedMasterState: deleted, newDocumentState: { ...entry, updatedAt: year2099 } },
     ]);
     expect(revived.statusCode).toBe(422);
@@ -136,7 +136,7 @@ describe.each(testDatabaseKinds)('change stamps ahead of the server on %s', (kin
 
   it('does not let a delete stamped far ahead beat a later real change', async () => {
     const entry = await newEntry();
-    const future = await pushAs(t.app, a.staff, 'time-entries', [
+    const future = await pushAs(t, a.staff, 'time-entries', [
       {
         assumedMasterState: entry,
         newDocumentState: { ...entry, _deleted: true, updatedAt: year2099 },

@@ -3,6 +3,7 @@ import type { Checkpoint } from '@platform/schema/sync/sync.zod';
 import type { Db } from '../db/open-database.ts';
 import type { Scope } from './actor.ts';
 import type { AnyReplicatedCollection, WireDoc } from './collection-definition.ts';
+import { readDocument, type ReportUnreadable } from './read-document.ts';
 
 export type PullResult = {
   documents: Array<WireDoc<{ id: string; orgId: string }>>;
@@ -16,6 +17,11 @@ export type PullResult = {
  * returned here and is never skipped. The bound is read inside the same statement, whose
  * snapshot is the one `pg_current_snapshot()` describes, so rows and bound agree. Rows of one
  * transaction share a txid; the id breaks the tie, so none is lost.
+ *
+ * A row that cannot be a document (read-document.ts) is reported and passed: the checkpoint
+ * moves beyond it, and the page is filled from the rows after it — a device takes a page
+ * shorter than it asked for as the end of the feed (RxDB), so a short page would hold back
+ * what follows. Each further SELECT reads after the last row taken, under its own bound.
  */
 export async function pullChanges(
   db: Db,
@@ -23,7 +29,30 @@ export async function pullChanges(
   scope: Scope,
   checkpoint: Checkpoint | null,
   batchSize: number,
+  reportUnreadable: ReportUnreadable = () => {},
 ): Promise<PullResult> {
+  const documents: PullResult['documents'] = [];
+  let position = checkpoint;
+  for (;;) {
+    const rows = await rowsAfter(db, collection, scope, position, batchSize);
+    for (const row of rows) {
+      position = { id: row.id, lsn: Number(row.txid) };
+      const read = readDocument(collection, row);
+      if ('doc' in read) documents.push(read.doc);
+      else reportUnreadable({ collection: collection.name, id: row.id, reason: read.reason });
+      if (documents.length === batchSize) return { documents, checkpoint: position };
+    }
+    if (rows.length < batchSize) return { documents, checkpoint: position };
+  }
+}
+
+async function rowsAfter(
+  db: Db,
+  collection: AnyReplicatedCollection,
+  scope: Scope,
+  checkpoint: Checkpoint | null,
+  limit: number,
+): Promise<Array<{ id: string; txid: string }>> {
   const { table } = collection;
   const conditions: SQL[] = [
     eq(table.orgId, scope.orgId),
@@ -39,10 +68,6 @@ export async function pullChanges(
     .from(table)
     .where(and(...conditions))
     .orderBy(asc(table.txid), asc(table.id))
-    .limit(batchSize);
-  const last = rows.at(-1) as { id: string; txid: string } | undefined;
-  return {
-    documents: rows.map((row) => collection.toDoc(row)),
-    checkpoint: last ? { id: last.id, lsn: Number(last.txid) } : checkpoint,
-  };
+    .limit(limit);
+  return rows as Array<{ id: string; txid: string }>;
 }

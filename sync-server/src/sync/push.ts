@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { inArray, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { changeStampRefusal } from '@platform/schema/sync/change-stamp.rules';
-import { withDeleted, type PushRow } from '@platform/schema/sync/sync.zod';
+import { unstorableTextIn } from '@platform/schema/sync/storable-text.rules';
+import type { PushRow } from '@platform/schema/sync/sync.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
 import type { Actor, Scope } from './actor.ts';
@@ -13,6 +14,13 @@ import type {
   WireDoc,
 } from './collection-definition.ts';
 import { notifyChange } from './change-feed.ts';
+import {
+  describeIssues,
+  readDocument,
+  unreadableStoredDocumentMessage,
+  wireSchemaOf,
+  type ReportUnreadable,
+} from './read-document.ts';
 
 type Doc = WireDoc<{ id: string; orgId: string; updatedAt: string }>;
 export type PushError = RuleError;
@@ -39,27 +47,24 @@ export async function pushChanges(
   actor: Actor,
   scope: Scope,
   rows: PushRow[],
+  reportUnreadable: ReportUnreadable = () => {},
   now = new Date(),
 ) {
-  const wireSchema = withDeleted(collection.docSchema as z.ZodObject);
+  const wireSchema = wireSchemaOf(collection);
   const errors: PushError[] = [];
   const parsed: Array<{ next: Doc; assumed: unknown }> = [];
   for (const row of rows) {
     const id = typeof row.newDocumentState.id === 'string' ? row.newDocumentState.id : '';
-    // PostgreSQL text cannot hold NUL: refuse it here (422) rather than fail the write (500),
-    // which a device would retry for ever.
-    if (JSON.stringify(row.newDocumentState).includes('\\u0000')) {
-      errors.push({ id, message: 'Text must not contain NUL characters.' });
+    // Refused here (422), not failed at the write (500, which a device retries for ever) nor
+    // stored changed (a lone surrogate comes back as U+FFFD).
+    const textProblem = unstorableTextIn(row.newDocumentState);
+    if (textProblem) {
+      errors.push({ id, message: textProblem });
       continue;
     }
     const result = wireSchema.safeParse(row.newDocumentState);
     if (!result.success) {
-      errors.push({
-        id,
-        message: result.error.issues
-          .map((i) => `${i.path.join('.') || 'document'}: ${i.message}`)
-          .join('; '),
-      });
+      errors.push({ id, message: describeIssues(result.error) });
       continue;
     }
     const next = result.data as Doc;
@@ -98,20 +103,28 @@ export async function pushChanges(
     // id lock (a rename in settings, tags set in the CRM), so the row lock is what makes them
     // take turns with this push — the master compared is then the one overwritten.
     const masters = new Map<string, Doc>();
-    for (const row of await tx
+    const unreadable = new Set<string>();
+    for (const row of (await tx
       .select()
       .from(collection.table)
       .where(inArray(collection.table.id, ids))
       .orderBy(collection.table.id)
-      .for('update')) {
-      const doc = collection.toDoc(row) as Doc;
-      masters.set(doc.id.toLowerCase(), doc);
+      .for('update')) as Array<{ id: string }>) {
+      const read = readDocument(collection, row);
+      if ('doc' in read) masters.set(row.id.toLowerCase(), read.doc);
+      else {
+        unreadable.add(row.id.toLowerCase());
+        reportUnreadable({ collection: collection.name, id: row.id, reason: read.reason });
+      }
     }
     const conflicts: Doc[] = [];
     const changes: Array<Change<{ id: string; orgId: string }>> = [];
     for (const { next, assumed } of parsed) {
       const master = masters.get(next.id.toLowerCase()) ?? null;
-      if (master && accessProblem(collection, scope, master))
+      // Neither overwritten (whose is it?) nor answered as a conflict (it cannot be sent).
+      if (unreadable.has(next.id.toLowerCase()))
+        errors.push({ id: next.id, message: unreadableStoredDocumentMessage });
+      else if (master && accessProblem(collection, scope, master))
         errors.push({ id: next.id, message: notYours });
       else if (
         master &&
@@ -146,7 +159,7 @@ function accessProblem(collection: AnyReplicatedCollection, scope: Scope, doc: D
 }
 
 /** The client's idea of the master, in the same canonical shape as ours (unknown keys dropped). */
-function normalise(schema: z.ZodObject, value: unknown): unknown {
+function normalise(schema: z.ZodType, value: unknown): unknown {
   const parsed = schema.safeParse(value);
   return parsed.success ? parsed.data : value;
 }

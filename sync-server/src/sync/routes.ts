@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
 import { isCollectionName } from '@platform/schema/sync/collections';
@@ -9,6 +9,7 @@ import { ChangeHub } from './change-feed.ts';
 import { collectionDefinitions } from './collections/definitions.ts';
 import { pullChanges } from './pull.ts';
 import { pushChanges, PushRefused } from './push.ts';
+import { unreadableRowLogMessage, type ReportUnreadable } from './read-document.ts';
 import { StreamSlots } from './stream-slots.ts';
 import { MAX_STREAMS_PER_HOLDER, OpenStreams, openStream } from './stream.ts';
 
@@ -38,6 +39,14 @@ export const syncRoutes = fp(
     // Before the server waits for its connections: streams never end by themselves.
     app.addHook('preClose', async () => streams.endAll());
 
+    // Logged with the request (its id, who asked) and counted, never answered with a 500.
+    const reportUnreadable =
+      (request: FastifyRequest): ReportUnreadable =>
+      (row) => {
+        request.log.warn({ unreadableRow: row }, unreadableRowLogMessage);
+        app.metrics.add('sync_unreadable_rows_total', { collection: row.collection });
+      };
+
     app.get('/api/sync/:collection/pull', async (request) => {
       const collection = definitionOf(request.params);
       const { actor } = await replicatingActor(app, request);
@@ -45,15 +54,23 @@ export const syncRoutes = fp(
       const scope = collection.scopeFor(actor);
       const checkpoint =
         query.id !== undefined && query.lsn !== undefined ? { id: query.id, lsn: query.lsn } : null;
-      return pullChanges(app.db, collection, scope, checkpoint, query.batchSize);
+      return pullChanges(
+        app.db,
+        collection,
+        scope,
+        checkpoint,
+        query.batchSize,
+        reportUnreadable(request),
+      );
     });
 
     app.post('/api/sync/:collection/push', async (request, reply) => {
       const collection = definitionOf(request.params);
       const { actor } = await replicatingActor(app, request);
       const rows = pushBodySchema.parse(request.body);
+      const scope = collection.scopeFor(actor);
       try {
-        return await pushChanges(app.db, collection, actor, collection.scopeFor(actor), rows);
+        return await pushChanges(app.db, collection, actor, scope, rows, reportUnreadable(request));
       } catch (error) {
         if (error instanceof PushRefused) return reply.code(422).send({ errors: error.errors });
         throw error;
@@ -73,5 +90,5 @@ export const syncRoutes = fp(
       }
     });
   },
-  { name: 'sync', dependencies: ['db', 'session'] },
+  { name: 'sync', dependencies: ['db', 'session', 'metrics'] },
 );

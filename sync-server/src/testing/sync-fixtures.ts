@@ -47,19 +47,6 @@ export async function seedSyncOrg(app: FastifyInstance, db: Db) {
   };
 }
 
-/** One row of a push, as RxDB sends it: what the device assumes the master is, and its new state. */
-export type PushRow = { assumedMasterState: unknown; newDocumentState: unknown };
-
-/** A replication push as `who` (POST /api/sync/:collection/push through the real app). */
-export function pushAs(app: FastifyInstance, who: Person, collection: string, rows: PushRow[]) {
-  return app.inject({
-    method: 'POST',
-    url: `/api/sync/${collection}/push`,
-    headers: who.jar.headers(),
-    payload: rows,
-  });
-}
-
 /** Where the default entries are laid out: from here, one per hour, far from the days tests name. */
 const FIRST_SLOT = Date.parse('2020-01-06T09:00:00.000Z');
 const SLOT_MS = 3_600_000;
@@ -125,6 +112,39 @@ export async function insertRosterItem(
     .returning();
   if (!row) throw new Error('roster item not inserted');
   return row;
+}
+
+type TestApp = { app: FastifyInstance; db: Db };
+
+/** A device's pull of a collection (`query`: '?id=…&lsn=…&batchSize=…'), once writes are visible. */
+export async function pullAs(t: TestApp, who: Person, collection: string, query = '') {
+  await waitForVisibility(t.db);
+  return t.app.inject({
+    method: 'GET',
+    url: `/api/sync/${collection}/pull${query}`,
+    headers: who.jar.headers(),
+  });
+}
+
+/** A device's push of replication rows, as sent (whatever their shape; a string is sent as JSON text). */
+export function pushAs(t: TestApp, who: Person, collection: string, rows: unknown) {
+  const json = typeof rows === 'string' ? { 'content-type': 'application/json' } : {};
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/sync/${collection}/push`,
+    headers: { ...who.jar.headers(), ...json },
+    payload: rows as object,
+  });
+}
+
+/** A push of documents the device has never seen on the server (no assumed master). */
+export function pushNewAs(t: TestApp, who: Person, collection: string, docs: unknown[]) {
+  return pushAs(
+    t,
+    who,
+    collection,
+    docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
+  );
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../config.ts';
 import { buildApp } from '../app.ts';
-import { createTestDatabase } from './test-database.ts';
+import { createTestDatabase, type TestDatabaseOptions } from './test-database.ts';
 import type { MailTransport } from '../adapters/mailer/port.ts';
 import type { JobQueueSettings } from '../jobs/job-queue.ts';
 import type { Notifier } from '../adapters/notifier/port.ts';
@@ -38,9 +38,10 @@ export async function createTestApp(
     /** Built on the test's database (adapters read the device registrations). */
     notifier?: (db: Db) => Notifier;
     googleKeys?: JWTVerifyGetKey;
+    database?: TestDatabaseOptions;
   } = {},
 ) {
-  const database = await createTestDatabase(kind);
+  const database = await createTestDatabase(kind, overrides.database);
   const config = testConfig(overrides.env);
   const app = await buildApp({
     config,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase, type Database } from '../db/open-database.ts';
 
@@ -8,16 +9,40 @@ import { openDatabase, type Database } from '../db/open-database.ts';
  */
 export const testDatabaseKinds: Array<'postgres' | 'pglite'> = process.env.DATABASE_URL ? ['postgres', 'pglite'] : ['pglite'];
 
+export type TestDatabaseOptions = {
+  maxConnections?: number;
+  /**
+   * Settings of the database other than the defaults (`ALTER DATABASE … SET timezone = …`), as
+   * an operator may have configured them. PGlite starts with its defaults whatever its database
+   * says, so there they are set on its one session after opening instead — which also
+   * overrides the app's own settings, so what is read must not depend on them there.
+   */
+  settings?: Record<string, string>;
+};
+
+/** `name = 'value'` for SET and ALTER DATABASE … SET (test constants; quotes doubled anyway). */
+const assignments = (settings: Record<string, string> = {}) =>
+  Object.entries(settings).map(
+    ([name, value]) => `${name.replace(/\W/g, '')} = '${value.replaceAll("'", "''")}'`,
+  );
+
 export async function createTestDatabase(
   kind: 'postgres' | 'pglite',
-  options: { maxConnections?: number } = {},
+  options: TestDatabaseOptions = {},
 ): Promise<Database & { url?: string }> {
-  if (kind === 'pglite') return openDatabase({ dataDir: null });
+  if (kind === 'pglite') {
+    const database = await openDatabase({ dataDir: null });
+    for (const assignment of assignments(options.settings))
+      await database.db.execute(sql.raw(`SET ${assignment}`));
+    return database;
+  }
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is required for PostgreSQL tests');
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
   await admin.unsafe(`CREATE DATABASE ${name}`);
+  for (const assignment of assignments(options.settings))
+    await admin.unsafe(`ALTER DATABASE ${name} SET ${assignment}`);
   await admin.end();
   const dbUrl = new URL(url);
   dbUrl.pathname = `/${name}`;

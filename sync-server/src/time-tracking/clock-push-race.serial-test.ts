@@ -43,7 +43,7 @@ describe.runIf(process.env.DATABASE_URL)('a push racing an API clock move', () =
         endTime: null,
         updatedAt: iso(base),
       });
-      const opened = await pushAs(t.app, staff, 'time-entries', [
+      const opened = await pushAs(t, staff, 'time-entries', [
         { assumedMasterState: null, newDocumentState: e1 },
       ]);
       expect(opened.json()).toEqual([]);
@@ -64,7 +64,7 @@ describe.runIf(process.env.DATABASE_URL)('a push racing an API clock move', () =
 
       const [p1, clockOut, p2] = await Promise.all([
         after(offset(), () =>
-          pushAs(t.app, staff, 'time-entries', [
+          pushAs(t, staff, 'time-entries', [
             { assumedMasterState: e1, newDocumentState: e1Closed },
             { assumedMasterState: null, newDocumentState: e2 },
           ]),
@@ -78,7 +78,7 @@ describe.runIf(process.env.DATABASE_URL)('a push racing an API clock move', () =
           }),
         ),
         after(offset(), () =>
-          pushAs(t.app, staff, 'time-entries', [
+          pushAs(t, staff, 'time-entries', [
             { assumedMasterState: e2, newDocumentState: e2Break },
           ]),
         ),
