@@ -56,7 +56,9 @@ function rememberIdentity(user: CurrentUser): void {
 
 function rememberedIdentity(): CurrentUser | null {
   try {
-    const parsed = currentUserSchema.safeParse(JSON.parse(localStorage.getItem(IDENTITY_KEY) ?? 'null'));
+    const parsed = currentUserSchema.safeParse(
+      JSON.parse(localStorage.getItem(IDENTITY_KEY) ?? 'null'),
+    );
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
