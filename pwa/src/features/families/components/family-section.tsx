@@ -29,7 +29,7 @@ export function FamilySection({ subject, knownChildren, onChanged }: Props) {
   const [open, setOpen] = useState<Open>(null);
   const nameOf = new Map(
     roster.documents.map((doc) => {
-      const athlete = doc.athlete as { id: string; fullName: string };
+      const { athlete } = doc;
       return [athlete.id, athlete.fullName];
     }),
   );
