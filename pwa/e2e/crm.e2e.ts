@@ -227,6 +227,33 @@ describe('CRM', () => {
     await page.context().close();
   });
 
+  it('shows a note written at the front desk on the office screen within 2 s, no reload', async () => {
+    const openPat = async () => {
+      const page = await ownerOnCrm();
+      await search(page).fill('pat');
+      await roster(page).getByRole('link', { name: 'Pat Parent' }).click();
+      await page.getByRole('heading', { name: 'Pat Parent', level: 1 }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'Synced' }).waitFor({ timeout: 15_000 });
+      return page;
+    };
+    const [desk, office] = [await openPat(), await openPat()];
+    const note = `Paid cash for the drop-in ${suffix}.`;
+    await desk.getByLabel('New note').fill(note);
+    await desk.getByRole('button', { name: 'Add note' }).click();
+    await desk.getByText(note).waitFor();
+    const written = Date.now();
+    await office.getByText(note).waitFor({ timeout: 2_000 });
+    expect(Date.now() - written).toBeLessThan(2_000);
+    // A tag too: the roster item is the same document on both screens.
+    await office.getByLabel('New tag').fill(`vip-${suffix}`);
+    await office.getByRole('button', { name: 'Add tag' }).click();
+    await desk
+      .getByRole('list', { name: 'Tags' })
+      .getByText(`vip-${suffix}`)
+      .waitFor({ timeout: 2_000 });
+    for (const page of [desk, office]) await page.context().close();
+  });
+
   it('redirects to a profile by user id, and shows not found for another organisation', async () => {
     const page = await ownerOnCrm();
     const { userIds } = env.server.seed;
@@ -251,8 +278,7 @@ describe('CRM', () => {
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, {
         timeout: 10_000,
       });
-      // Once the service worker controls the page, it keeps what an offline start needs.
-      await page.reload();
+      // No warm-up visit: the first visit keeps what an offline start needs.
       await search(page).fill('casey');
       await roster(page).getByRole('link', { name: 'Casey Parent' }).click();
       await page.getByRole('heading', { name: 'Casey Parent', level: 1 }).waitFor();
@@ -262,7 +288,7 @@ describe('CRM', () => {
       wifi.unplug();
       await profile.context.setOffline(true);
       await page.reload();
-      await page.getByText('You are offline: showing the details saved on this device.').waitFor();
+      await page.getByText('You are offline: changes are saved on this device').waitFor();
 
       await page.getByRole('button', { name: 'Change phone' }).click();
       await page.getByLabel('Phone', { exact: true }).fill('+44 7700 900123');

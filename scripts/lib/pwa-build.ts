@@ -21,12 +21,20 @@ export function pwaBuildIsStale(): boolean {
   return newest > statSync(built).mtimeMs;
 }
 
-export function buildPwa(options: { force?: boolean; quiet?: boolean } = {}): void {
-  if (!options.force && !pwaBuildIsStale()) return;
+/**
+ * Always a production build, whatever NODE_ENV the shell has: Vite follows NODE_ENV, and a
+ * development bundle registers no service worker — nothing would work offline, and nobody would
+ * be told (issue 13). `outDir` is for the test that proves it.
+ */
+export function buildPwa(options: { force?: boolean; quiet?: boolean; outDir?: string } = {}): void {
+  if (!options.force && !options.outDir && !pwaBuildIsStale()) return;
   if (!options.quiet) console.log('Building the PWA…');
-  const result = spawnSync('npx', ['vite', 'build', '--logLevel', options.quiet ? 'warn' : 'info'], {
+  const args = ['vite', 'build', '--logLevel', options.quiet ? 'warn' : 'info'];
+  if (options.outDir) args.push('--outDir', options.outDir, '--emptyOutDir');
+  const result = spawnSync('npx', args, {
     cwd: path.join(repoRoot, 'pwa'),
     stdio: 'inherit',
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (result.status !== 0) throw new Error('The PWA build failed.');
 }

@@ -8,19 +8,25 @@ import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { accessTo, type Viewer } from '@platform/schema/sync/access.rules';
-import { collectionNames, type CollectionName } from '@platform/schema/sync/collections';
+import {
+  collectionNames,
+  type CollectionName,
+  type DocOf,
+} from '@platform/schema/sync/collections';
 import { conflictHandlerFor } from '../sync/conflict-handlers.ts';
 import { localNameOf, rejectionsSchema, rxSchemaOf, type Rejection } from './rx-schema.ts';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
 addRxPlugin(RxDBMigrationSchemaPlugin);
 
+/** Any replicated document, as the generic replication engine handles it. */
 export type Doc = Record<string, unknown> & { id: string };
 export type AccountDatabase = {
   rx: RxDatabase<Record<string, RxCollection>>;
   name: string;
   close: () => Promise<boolean>;
-  collectionOf: (name: CollectionName) => RxCollection<Doc>;
+  /** A replicated collection, typed by its zod schema in schema/ (`DocOf`). */
+  collectionOf: <N extends CollectionName>(name: N) => RxCollection<DocOf<N>>;
   rejections: RxCollection<Rejection>;
   /** Ids the server refused and whose conflict must resolve to the master (see replication). */
   refusedIds: (name: CollectionName) => Set<string>;
@@ -106,8 +112,10 @@ export async function openAccountDatabase(
     rx: db,
     name: db.name,
     close: () => db.close(),
-    collectionOf: (name: CollectionName) =>
-      db.collections[localNameOf(name)] as unknown as RxCollection<Doc>,
+    // The one place the collection's type is asserted: its RxDB schema was derived from the
+    // same zod schema (rx-schema.ts), and every local write is parsed by it (local-writes.ts).
+    collectionOf: <N extends CollectionName>(name: N) =>
+      db.collections[localNameOf(name)] as unknown as RxCollection<DocOf<N>>,
     rejections: db.collections.rejections as unknown as RxCollection<Rejection>,
     refusedIds: (name: CollectionName) => refused.get(name) ?? new Set<string>(),
   };

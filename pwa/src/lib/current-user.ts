@@ -38,22 +38,62 @@ function askForCurrentUser(): Promise<CurrentUser> {
   return api('/api/me', { schema: currentUserSchema });
 }
 
+/**
+ * Who is signed in on this device, kept from the first answer of /api/me on (DESIGN.md How data
+ * flows 6): a reload without a network opens the app as that person even on the first visit,
+ * before any service worker kept a copy. One entry, the account last signed in; removed on
+ * sign-out and on a 401.
+ */
+const IDENTITY_KEY = 'signed-in-identity:v1';
+
+function rememberIdentity(user: CurrentUser): void {
+  try {
+    localStorage.setItem(IDENTITY_KEY, JSON.stringify(user));
+  } catch {
+    // Storage full or unavailable: offline reloads fall back to the service worker's copy.
+  }
+}
+
+function rememberedIdentity(): CurrentUser | null {
+  try {
+    const parsed = currentUserSchema.safeParse(
+      JSON.parse(localStorage.getItem(IDENTITY_KEY) ?? 'null'),
+    );
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
 export async function fetchCurrentUser(): Promise<CurrentUserState> {
   try {
-    return { status: 'signed-in', user: await askForCurrentUser() };
+    const user = await askForCurrentUser();
+    rememberIdentity(user);
+    return { status: 'signed-in', user };
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return { status: 'signed-out' };
-    if (error instanceof NetworkError) return { status: 'offline' };
+    if (error instanceof ApiError && error.status === 401) {
+      await forgetCachedUser();
+      return { status: 'signed-out' };
+    }
+    if (error instanceof NetworkError) {
+      const kept = rememberedIdentity();
+      return kept ? { status: 'signed-in', user: kept } : { status: 'offline' };
+    }
     console.error('GET /api/me failed', error);
     return { status: 'failed', message: 'We could not load your account.' };
   }
 }
 
 /**
- * Forgets the copy of /api/me the service worker keeps for offline use, so a signed-out
- * device never draws the previous person's navigation.
+ * Forgets who was signed in on this device — the kept identity and the service worker's copy of
+ * /api/me — so a signed-out device never draws the previous person's navigation.
  */
 export async function forgetCachedUser(): Promise<void> {
+  try {
+    localStorage.removeItem(IDENTITY_KEY);
+  } catch {
+    // Unavailable storage kept nothing.
+  }
   try {
     if ('caches' in window) await caches.delete(API_ME_CACHE);
   } catch {

@@ -1,21 +1,25 @@
-import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
-import type { AccountDatabase, Doc } from '../db/database.ts';
+import {
+  replicatedCollections,
+  type CollectionName,
+  type DocOf,
+} from '@platform/schema/sync/collections';
+import type { AccountDatabase } from '../db/database.ts';
 import { pendingWritesOf } from './pending-writes.ts';
 
 /**
  * The one way the app changes a replicated document on the device: validated by the same zod
  * schema the server uses, stamped with the time it happened, and counted as not yet sent.
  */
-export async function saveDocument(
+export async function saveDocument<N extends CollectionName>(
   db: AccountDatabase,
-  name: CollectionName,
-  doc: Doc,
+  name: N,
+  doc: DocOf<N>,
   now = new Date(),
-): Promise<Doc> {
+): Promise<DocOf<N>> {
   const parsed = replicatedCollections[name].schema.parse({
     ...doc,
     updatedAt: now.toISOString(),
-  }) as Doc;
+  }) as DocOf<N>;
   await db.collectionOf(name).upsert(parsed);
   pendingWritesOf(db.name).add(name, parsed.id);
   return parsed;

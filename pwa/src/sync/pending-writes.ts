@@ -10,8 +10,20 @@ export class PendingWrites {
   readonly count$ = new BehaviorSubject(0);
 
   constructor(private readonly storageKey: string) {
+    this.load();
+    this.publish();
+    // Only the leading tab replicates: the others hear of what it sent through the storage.
+    globalThis.addEventListener?.('storage', (event: StorageEvent) => {
+      if (event.key !== storageKey) return;
+      this.load();
+      this.count$.next(this.total());
+    });
+  }
+
+  private load(): void {
+    this.ids.clear();
     try {
-      const saved = JSON.parse(globalThis.localStorage?.getItem(storageKey) ?? '{}') as Record<
+      const saved = JSON.parse(globalThis.localStorage?.getItem(this.storageKey) ?? '{}') as Record<
         string,
         string[]
       >;
@@ -19,7 +31,10 @@ export class PendingWrites {
     } catch {
       // Unreadable or absent: start empty; RxDB still pushes everything it has.
     }
-    this.publish();
+  }
+
+  has(collection: string, id: string): boolean {
+    return this.ids.get(collection)?.has(id) ?? false;
   }
 
   add(collection: string, id: string): void {
@@ -38,9 +53,14 @@ export class PendingWrites {
     this.publish();
   }
 
-  private publish(): void {
+  private total(): number {
     let total = 0;
     for (const set of this.ids.values()) total += set.size;
+    return total;
+  }
+
+  private publish(): void {
+    const total = this.total();
     try {
       globalThis.localStorage?.setItem(
         this.storageKey,

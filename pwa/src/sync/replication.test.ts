@@ -245,9 +245,7 @@ describe('RxDB replication against the real server', () => {
     const first = await openAccountDatabase(scopedDatabaseName(org.staff.id, inOrg), {
       multiInstance: false,
     });
-    await first
-      .collectionOf('time-entries')
-      .insert({ ...timeEntry(org.org.id, org.staff.id), _deleted: undefined });
+    await first.collectionOf('time-entries').insert(timeEntry(org.org.id, org.staff.id));
     await first.close();
     // Switching view: another scope, another database — no checkpoint or document carried over.
     const second = await openAccountDatabase(scopedDatabaseName(org.staff.id, asCustomer), {
@@ -280,9 +278,8 @@ describe('RxDB replication against the real server', () => {
 
     for (const name of [alone, withKid]) {
       const db = await openAccountDatabase(name, { multiInstance: false });
-      await db
-        .collectionOf('bookings')
-        .insert({ ...booking(org.org.id, org.parent.id), _deleted: undefined });
+      const { _deleted, ...doc } = booking(org.org.id, org.parent.id);
+      await db.collectionOf('bookings').insert({ ...doc, status: 'booked' });
       await db.close();
     }
     // Leaving the family without children (a child was linked): only that scope goes, not the

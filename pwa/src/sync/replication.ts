@@ -15,6 +15,7 @@ import {
 import { z } from 'zod';
 import type { AccountDatabase, Doc } from '../db/database.ts';
 import { openChangeStream } from './change-stream.ts';
+import { firstPullsOf } from './first-pull.ts';
 import { pendingWritesOf } from './pending-writes.ts';
 
 export class SyncHttpError extends Error {
@@ -49,6 +50,7 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
   const base = options.baseUrl ?? '';
   const http = options.fetch ?? globalThis.fetch.bind(globalThis);
   const pending = pendingWritesOf(db.name);
+  const firstPulls = firstPullsOf(db.name);
   const signedOut = new BehaviorSubject(false);
   // Only the leading tab replicates (RxDB leader election), so only it listens to the stream.
   const waitForLeadership = options.waitForLeadership ?? true;
@@ -116,7 +118,8 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
       for (const row of rows.filter(isRefused)) {
         const id = row.newDocumentState.id;
         refused.add(id);
-        pending.remove(name, id);
+        // The reason first: whoever waits for this write's verdict reads it once it is no
+        // longer pending (write-verdict.ts).
         await db.rejections.upsert({
           id: `${name}:${id}:${now}`,
           collectionName: name,
@@ -125,6 +128,7 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
           document: row.newDocumentState as Record<string, unknown>,
           rejectedAt: now,
         });
+        pending.remove(name, id);
       }
       const rest = rows.filter((row) => !isRefused(row));
       const restConflicts = rest.length ? await push(rest) : [];
@@ -168,6 +172,10 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
       push: { batchSize: 100, handler: push },
     });
     state.sent$.subscribe((doc) => pending.remove(name, doc.id));
+    void state.awaitInitialReplication().then(
+      () => firstPulls.mark(name),
+      () => {},
+    );
     return [name, state] as const;
   });
 

@@ -22,6 +22,8 @@ export const replicatedCollections = {
 >;
 
 export type CollectionName = keyof typeof replicatedCollections;
+/** The document type of a replicated collection, from its zod schema. */
+export type DocOf<N extends CollectionName> = z.infer<(typeof replicatedCollections)[N]['schema']>;
 export const collectionNames = Object.keys(replicatedCollections) as CollectionName[];
 /** Own keys only: `in` would also say yes to 'constructor', '__proto__', 'toString'… */
 export const isCollectionName = (name: string): name is CollectionName =>

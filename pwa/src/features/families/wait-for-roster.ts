@@ -25,7 +25,7 @@ export function waitForRosterMembers(
       .collectionOf('roster')
       .find()
       .$.subscribe((documents) => {
-        const present = new Set(documents.map((doc) => (doc.get('athlete') as { id: string }).id));
+        const present = new Set(documents.map((doc) => doc.athlete.id));
         if (userIds.every((id) => present.has(id))) finish();
       });
     unsubscribe = () => subscription.unsubscribe();

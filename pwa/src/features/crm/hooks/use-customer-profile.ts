@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { CustomerProfile } from '@platform/schema/crm/crm.zod';
 import { ApiError, NetworkError } from '../../../lib/api.ts';
 import { getCustomerProfile } from '../api/get-customer-profile.ts';
@@ -11,28 +12,35 @@ export type ProfileState =
   | { status: 'offline' }
   | { status: 'failed' };
 
-/** One customer's profile from the server, asked again on `reload`. */
+const profileKey = (rosterId: string) => ['crm-profile', rosterId] as const;
+
+/**
+ * What only the server knows of a customer — family, metrics, activity, invitation and payment
+ * status — as server state (TanStack Query: cached, retried, asked again when back online).
+ * Contact details, phone, tags and notes are replicated and read from the device instead.
+ */
 export function useCustomerProfile(rosterId: string) {
-  const [state, setState] = useState<ProfileState>({ status: 'loading' });
-  const [generation, setGeneration] = useState(0);
-  useEffect(() => {
-    const controller = new AbortController();
-    getCustomerProfile(rosterId, controller.signal).then(
-      (profile) => setState({ status: 'ready', profile }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof ApiError && error.status === 404) setState({ status: 'not-found' });
-        else if (error instanceof NetworkError) setState({ status: 'offline' });
-        else setState({ status: 'failed' });
-      },
-    );
-    return () => controller.abort();
-  }, [rosterId, generation]);
-  const reload = useCallback(() => setGeneration((n) => n + 1), []);
-  const update = useCallback(
-    (change: (profile: CustomerProfile) => CustomerProfile) =>
-      setState((s) => (s.status === 'ready' ? { ...s, profile: change(s.profile) } : s)),
-    [],
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: profileKey(rosterId),
+    queryFn: ({ signal }) => getCustomerProfile(rosterId, signal),
+    retry: (count, error) =>
+      !(error instanceof ApiError && error.status < 500) &&
+      !(error instanceof NetworkError) &&
+      count < 2,
+  });
+  const reload = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: profileKey(rosterId) }),
+    [queryClient, rosterId],
   );
-  return { state, reload, update };
+  const state: ProfileState = query.data
+    ? { status: 'ready', profile: query.data }
+    : query.isPending
+      ? { status: 'loading' }
+      : query.error instanceof ApiError && query.error.status === 404
+        ? { status: 'not-found' }
+        : query.error instanceof NetworkError
+          ? { status: 'offline' }
+          : { status: 'failed' };
+  return { state, reload };
 }

@@ -32,13 +32,10 @@ export function useLocalCustomer(rosterId: string): LocalCustomer {
   const user = useSignedInUser();
   const db = sync?.db ?? null;
   const roster = useLiveQuery(db, 'roster', { selector: { id: rosterId } });
-  const item = (roster.documents[0] as unknown as RosterItemDoc | undefined) ?? null;
+  const item: RosterItemDoc | null = roster.documents[0] ?? null;
   const customerId = item?.athlete.id ?? '';
   const noteDocs = useLiveQuery(db, 'customer-notes', { selector: { userId: customerId } });
-  const notes = useMemo(
-    () => (noteDocs.documents as unknown as CustomerNoteDoc[]).slice().sort(newestFirst),
-    [noteDocs.documents],
-  );
+  const notes = useMemo(() => noteDocs.documents.slice().sort(newestFirst), [noteDocs.documents]);
 
   const saveItem = useCallback(
     async (change: Partial<RosterItemDoc>) => {

@@ -4,7 +4,6 @@ import {
   type RosterRow,
   type RosterSortField,
 } from '@platform/schema/crm/crm.zod';
-import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { NetworkError } from '../../../lib/api.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
@@ -175,8 +174,7 @@ function useDeviceRoster(
     setShown(limit);
   }
   const matches = useMemo(
-    () =>
-      filters ? searchLocalRoster(roster.documents as unknown as RosterItemDoc[], filters) : [],
+    () => (filters ? searchLocalRoster(roster.documents, filters) : []),
     // filterKey stands for filters.
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [roster.documents, filterKey],

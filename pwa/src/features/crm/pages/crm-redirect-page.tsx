@@ -1,6 +1,5 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Navigate, useSearchParams } from 'react-router';
-import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
 import type { AccountDatabase } from '../../../db/database.ts';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { ApiError, NetworkError } from '../../../lib/api.ts';
@@ -64,5 +63,5 @@ async function findLocally(
   if (!db) return 'rosterId' in target ? target.rosterId : null;
   const selector = 'rosterId' in target ? { id: target.rosterId } : { 'athlete.id': target.userId };
   const doc = await db.collectionOf('roster').findOne({ selector }).exec();
-  return doc ? (doc.toJSON() as unknown as RosterItemDoc).id : null;
+  return doc ? doc.id : null;
 }

@@ -15,7 +15,8 @@ type Props = {
   onChanged: () => void;
 };
 
-type Open = 'guardians' | 'children' | null;
+/** Which dialog is open: the person's own guardians or children, or a child's guardians. */
+type Open = 'guardians' | 'children' | { childGuardians: { id: string; name: string } } | null;
 
 /**
  * The account and its children, readable offline: names come from the replicated roster on
@@ -28,7 +29,7 @@ export function FamilySection({ subject, knownChildren, onChanged }: Props) {
   const [open, setOpen] = useState<Open>(null);
   const nameOf = new Map(
     roster.documents.map((doc) => {
-      const athlete = doc.athlete as { id: string; fullName: string };
+      const { athlete } = doc;
       return [athlete.id, athlete.fullName];
     }),
   );
@@ -38,6 +39,7 @@ export function FamilySection({ subject, knownChildren, onChanged }: Props) {
   }));
   const onOpenChange = (which: Exclude<Open, null>) => (next: boolean) =>
     setOpen(next ? which : null);
+  const childGuardians = open !== null && typeof open === 'object' ? open.childGuardians : null;
 
   return (
     <>
@@ -48,8 +50,19 @@ export function FamilySection({ subject, knownChildren, onChanged }: Props) {
         </li>
         {children.map((child) => (
           <li key={child.id} className="family-member">
-            <span className="family-member-name">{child.name}</span>
-            <span className="family-muted">Child account</span>
+            <span className="family-member-text">
+              <span className="family-member-name">{child.name}</span>
+              <span className="family-muted">Child account</span>
+            </span>
+            {/* A confirmed guardian manages the child's guardians without switching (issue 13). */}
+            <button
+              type="button"
+              className="button button-secondary button-small"
+              aria-label={`Parents/guardians of ${child.name}`}
+              onClick={() => setOpen({ childGuardians: child })}
+            >
+              Parents/guardians
+            </button>
           </li>
         ))}
       </ul>
@@ -75,6 +88,14 @@ export function FamilySection({ subject, knownChildren, onChanged }: Props) {
           subject={subject}
           open
           onOpenChange={onOpenChange('guardians')}
+          onChanged={onChanged}
+        />
+      )}
+      {childGuardians && (
+        <ManageGuardiansDialog
+          subject={childGuardians}
+          open
+          onOpenChange={(next) => !next && setOpen(null)}
           onChanged={onChanged}
         />
       )}

@@ -33,7 +33,7 @@ export function ManageChildrenDialog({
   onChildrenCreated,
 }: Props) {
   const online = useOnlineStatus();
-  const { state, reload } = useFamilyMembers(getChildren, subject.id);
+  const { state, reload } = useFamilyMembers('children', getChildren, subject.id);
   const reloadPage = useReloadAfterChildren();
   const [notice, setNotice] = useState<Notice | null>(null);
   const listHeading = useRef<HTMLHeadingElement>(null);

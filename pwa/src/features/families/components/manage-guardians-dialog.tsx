@@ -38,7 +38,7 @@ export function ManageGuardiansDialog({
   chooseExisting,
 }: Props) {
   const online = useOnlineStatus();
-  const { state, reload } = useFamilyMembers(getGuardians, subject.id);
+  const { state, reload } = useFamilyMembers('guardians', getGuardians, subject.id);
   const [removeFailure, setRemoveFailure] = useState<string | null>(null);
   const [chosen, setChosen] = useState<{ failure: Failure | null; added: string | null }>({
     failure: null,

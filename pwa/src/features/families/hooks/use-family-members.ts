@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { FamilyMember } from '@platform/schema/families/families.zod';
 import { NetworkError } from '../../../lib/api.ts';
 
@@ -8,28 +9,29 @@ export type FamilyMembers =
   | { status: 'failed'; offline: boolean };
 
 /**
- * One list of the subject's family (guardians or children) from the server, loaded when the
- * modal opens and again on `reload` (after a change).
+ * One list of the subject's family (guardians or children) from the server — server state
+ * (TanStack Query), asked again on `reload` after a change.
  */
 export function useFamilyMembers(
+  kind: 'guardians' | 'children',
   load: (subjectId: string, signal: AbortSignal) => Promise<FamilyMember[]>,
   subjectId: string,
 ) {
-  const [state, setState] = useState<FamilyMembers>({ status: 'loading' });
-  const [generation, setGeneration] = useState(0);
-
-  useEffect(() => {
-    const controller = new AbortController();
-    load(subjectId, controller.signal).then(
-      (members) => setState({ status: 'ready', members }),
-      (error: unknown) => {
-        if (!controller.signal.aborted)
-          setState({ status: 'failed', offline: error instanceof NetworkError });
-      },
-    );
-    return () => controller.abort();
-  }, [load, subjectId, generation]);
-
-  const reload = useCallback(() => setGeneration((n) => n + 1), []);
+  const queryClient = useQueryClient();
+  const key = ['family', kind, subjectId] as const;
+  const query = useQuery({
+    queryKey: key,
+    queryFn: ({ signal }) => load(subjectId, signal),
+    retry: (count, error) => !(error instanceof NetworkError) && count < 2,
+  });
+  const reload = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: ['family'] }),
+    [queryClient],
+  );
+  const state: FamilyMembers = query.data
+    ? { status: 'ready', members: query.data }
+    : query.isError
+      ? { status: 'failed', offline: query.error instanceof NetworkError }
+      : { status: 'loading' };
   return { state, reload };
 }

@@ -1,51 +1,37 @@
-import { useState } from 'react';
-import { kioskMovesFor } from '@platform/schema/kiosk/kiosk-moves.rules';
+import {
+  clockMoveLabels,
+  clockStatusText,
+  offeredClockMoves,
+} from '@platform/schema/time-tracking/clock-moves.rules';
 import type { Kiosk, KioskStaffMember } from '@platform/schema/kiosk/kiosk.zod';
 import type { ClockAction } from '@platform/schema/time-tracking/time-clock.rules';
-import {
-  clockFailureMessages,
-  clockSuccessMessages,
-} from '@platform/schema/time-tracking/time-tracking.messages';
-import { useToast } from '../../../components/toast/toast-context.ts';
 import type { AccountDatabase } from '../../../db/database.ts';
+import type { SyncStatus } from '../../../sync/replication.ts';
+import { useClockMove } from '../../../sync/use-clock-move.ts';
 import { usePersonClock } from '../hooks/use-person-clock.ts';
-import { clockStatusText, kioskMoveLabels } from '../kiosk-texts.ts';
-import { recordClockMove } from '../record-clock-move.ts';
+import { formatKioskTime } from '../kiosk-texts.ts';
 
 /** spec §3 current status and §4 the moves it allows, with the §8 toasts; then back to the list. */
 export function ClockPanel({
   kiosk,
   db,
+  status,
   person,
   onDone,
 }: {
   kiosk: Kiosk;
   db: AccountDatabase | null;
+  status: SyncStatus | null;
   person: KioskStaffMember;
   onDone: () => void;
 }) {
-  const toast = useToast();
   const state = usePersonClock(db, kiosk.org.id, person.userId);
-  const [busy, setBusy] = useState<ClockAction | null>(null);
+  const clock = useClockMove(db, status);
 
   async function run(action: ClockAction) {
-    if (!db || !state || busy) return;
-    setBusy(action);
-    try {
-      const target = { orgId: kiosk.org.id, userId: person.userId };
-      const result = await recordClockMove(db, target, state, action);
-      if (!result.ok) {
-        toast.error(clockFailureMessages[action]);
-        return;
-      }
-      toast.success(clockSuccessMessages[action]);
-      onDone();
-    } catch (error) {
-      console.error('kiosk clock move failed', error);
-      toast.error(clockFailureMessages[action]);
-    } finally {
-      setBusy(null);
-    }
+    if (!state) return;
+    const target = { orgId: kiosk.org.id, userId: person.userId };
+    if (await clock.run(target, state, action)) onDone();
   }
 
   return (
@@ -57,18 +43,20 @@ export function ClockPanel({
         </p>
       ) : (
         <>
-          <p className="kiosk-status">{clockStatusText(state, kiosk.org.timezone)}</p>
+          <p className="kiosk-status">
+            {clockStatusText(state, (iso) => formatKioskTime(iso, kiosk.org.timezone))}
+          </p>
           <div className="kiosk-moves">
-            {kioskMovesFor(state).map((action) => (
+            {offeredClockMoves(state).map((action) => (
               <button
                 key={action}
                 type="button"
                 className="button kiosk-move"
-                disabled={busy !== null}
-                aria-busy={busy === action || undefined}
+                disabled={clock.pending !== null}
+                aria-busy={clock.pending === action || undefined}
                 onClick={() => void run(action)}
               >
-                {kioskMoveLabels[action]}
+                {clockMoveLabels[action]}
               </button>
             ))}
           </div>

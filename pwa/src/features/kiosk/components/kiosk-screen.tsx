@@ -95,6 +95,7 @@ export function KioskScreen({
         )}
         {step.kind === 'clock' && (
           <ClockPanel
+            status={status}
             kiosk={kiosk}
             db={sync?.db ?? null}
             person={step.person}

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
 import type { Settings } from '@platform/schema/settings/settings.zod';
 import { NetworkError } from '../../../lib/api.ts';
 import { getSettings } from '../api/get-settings.ts';
@@ -8,21 +9,31 @@ export type SettingsState =
   | { status: 'ready'; settings: Settings }
   | { status: 'failed'; offline: boolean };
 
-/** The person's settings from the server; asked again when the device comes back online. */
+const settingsKey = ['settings'] as const;
+
+/**
+ * The person's settings: server state, not replicated (TanStack Query keeps the last answer,
+ * retries, and asks again when the device comes back online). `online` holds the first ask
+ * while the device knows it is offline.
+ */
 export function useSettings(online: boolean) {
-  const [state, setState] = useState<SettingsState>({ status: 'loading' });
-  useEffect(() => {
-    if (!online) return;
-    const controller = new AbortController();
-    getSettings(controller.signal).then(
-      (settings) => setState({ status: 'ready', settings }),
-      (error: unknown) => {
-        if (!controller.signal.aborted)
-          setState({ status: 'failed', offline: error instanceof NetworkError });
-      },
-    );
-    return () => controller.abort();
-  }, [online]);
-  const update = (settings: Settings) => setState({ status: 'ready', settings });
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: settingsKey,
+    queryFn: ({ signal }) => getSettings(signal),
+    enabled: online,
+    retry: (count, error) => !(error instanceof NetworkError) && count < 2,
+  });
+  const update = useCallback(
+    (settings: Settings) => queryClient.setQueryData(settingsKey, settings),
+    [queryClient],
+  );
+  const state: SettingsState = query.data
+    ? { status: 'ready', settings: query.data }
+    : query.isError
+      ? { status: 'failed', offline: query.error instanceof NetworkError }
+      : online
+        ? { status: 'loading' }
+        : { status: 'failed', offline: true };
   return { state, update };
 }

@@ -1,5 +1,9 @@
+import {
+  clockMoveLabels,
+  clockStatusText,
+  offeredClockMoves,
+} from '@platform/schema/time-tracking/clock-moves.rules';
 import type { ClockAction, ClockState } from '@platform/schema/time-tracking/time-clock.rules';
-import { allowedActions, clockActionLabels } from '../allowed-actions.ts';
 import { formatClockTime, formatTimer } from '../time-display.ts';
 
 type Props = {
@@ -10,24 +14,6 @@ type Props = {
   offline: boolean;
   onAction: (action: ClockAction) => void;
 };
-
-function statusText(state: ClockState, timeZone: string): string {
-  const entry = state.activeEntry;
-  switch (state.status) {
-    case 'none':
-      return 'Not clocked in';
-    case 'completed':
-      return 'Clocked out';
-    case 'active':
-      return entry
-        ? `Clocked in since ${formatClockTime(entry.startTime, timeZone)}`
-        : 'Clocked in';
-    case 'on_break': {
-      const started = entry?.breakIntervals.at(-1)?.startTime;
-      return started ? `On break since ${formatClockTime(started, timeZone)}` : 'On break';
-    }
-  }
-}
 
 /** spec §3 current status, §4 the moves it allows. */
 export function ClockStatusCard({
@@ -47,7 +33,9 @@ export function ClockStatusCard({
         </p>
       ) : (
         <>
-          <p className="clock-status">{statusText(state, timeZone)}</p>
+          <p className="clock-status">
+            {clockStatusText(state, (iso) => formatClockTime(iso, timeZone))}
+          </p>
           <p className="clock-timer">
             <span className="clock-muted">Worked today </span>
             <time aria-label="Worked today" dateTime={`PT${Math.floor(workedToday / 1000)}S`}>
@@ -55,10 +43,12 @@ export function ClockStatusCard({
             </time>
           </p>
           {offline && (
-            <p className="clock-muted">You are offline; this is the clock as this device has it.</p>
+            <p className="clock-muted">
+              You are offline: moves are saved on this device and sent when you are back online.
+            </p>
           )}
           <div className="button-row">
-            {allowedActions(state).map((action) => (
+            {offeredClockMoves(state).map((action) => (
               <button
                 key={action}
                 type="button"
@@ -67,7 +57,7 @@ export function ClockStatusCard({
                 aria-busy={pending === action}
                 onClick={() => onAction(action)}
               >
-                {clockActionLabels[action]}
+                {clockMoveLabels[action]}
               </button>
             ))}
           </div>

@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
 import {
   addDays,
@@ -21,29 +21,15 @@ type Props = {
   user: CurrentUser;
   orgId: string;
   timeZone: string;
-  online: boolean;
   now: Date;
   today: DayKey;
-  /** Changes after a clock move, so the week is asked for again. */
-  refreshKey: number;
-  /** An entry was added, corrected or deleted (the clock and today's list may have changed). */
-  onChanged: () => void;
 };
 
 /**
  * The week view: one person's entries day by day with totals, a manager's team chart and
  * choice of person, corrections through a dialog, and the payroll export.
  */
-export function TimeSheet({
-  user,
-  orgId,
-  timeZone,
-  online,
-  now,
-  today,
-  refreshKey,
-  onChanged,
-}: Props) {
+export function TimeSheet({ user, orgId, timeZone, now, today }: Props) {
   const manager = user.claims.includes('manage-others-time-tracking');
   const thisMonday = mondayOf(today);
   const [monday, setMonday] = useState(thisMonday);
@@ -52,21 +38,9 @@ export function TimeSheet({
   const [deleting, setDeleting] = useState<TimeEntryDoc | null>(null);
   const range = useMemo(() => weekRange(monday, timeZone), [monday, timeZone]);
 
-  const week = useWeekEntries({
-    orgId,
-    everyone: manager,
-    userId: user.id,
-    range,
-    online,
-    refreshKey,
-  });
-  const team = useTeamPeople(orgId, manager, online);
-  const { reload } = week;
-  const changed = useCallback(() => {
-    reload();
-    onChanged();
-  }, [reload, onChanged]);
-  const changes = useEntryChanges(orgId, changed);
+  const week = useWeekEntries({ orgId, everyone: manager, userId: user.id, range });
+  const team = useTeamPeople(orgId, manager);
+  const changes = useEntryChanges(orgId, week.all);
 
   const nameOf = (userId: string) =>
     userId === user.id
@@ -105,7 +79,7 @@ export function TimeSheet({
       {manager && (
         <TeamWeek
           people={team.people}
-          peopleFailed={team.failed || !online}
+          peopleFailed={team.failed}
           entries={week.entries}
           range={range}
           now={now.getTime()}
@@ -114,7 +88,6 @@ export function TimeSheet({
         />
       )}
       <WeekEntries
-        state={week}
         entries={personEntries}
         monday={monday}
         timeZone={timeZone}

@@ -4,8 +4,8 @@ import { workedMsWithin } from '@platform/schema/time-tracking/time-totals.rules
 import { formatBreaks, formatClockTime, formatDuration } from '../time-display.ts';
 
 type Props = {
+  /** null until the entries reached this device. */
   entries: TimeEntryDoc[] | null;
-  failed: boolean;
   now: Date;
   /** Today, the organisation's day: an entry from last night counts only from midnight. */
   today: Range;
@@ -13,13 +13,11 @@ type Props = {
 };
 
 /** Today's time entries: start, end, breaks and time worked. */
-export function TodayEntries({ entries, failed, now, today, timeZone }: Props) {
+export function TodayEntries({ entries, now, today, timeZone }: Props) {
   return (
     <section className="today-entries" aria-labelledby="today-entries-heading">
       <h2 id="today-entries-heading">Today</h2>
-      {failed && entries === null ? (
-        <p className="form-error">We could not load today’s time entries.</p>
-      ) : entries === null ? (
+      {entries === null ? (
         <p className="clock-muted" role="status">
           Loading today’s entries…
         </p>

@@ -2,13 +2,11 @@ import type { ReactNode } from 'react';
 import type { DayKey } from '@platform/schema/time-tracking/org-calendar';
 import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod';
 import { weekTotals } from '@platform/schema/time-tracking/time-totals.rules';
-import type { WeekEntries as WeekEntriesState } from '../hooks/use-week-entries.ts';
 import { formatDuration } from '../time-display.ts';
 import { DayEntries } from './day-entries.tsx';
 
 type Props = {
-  state: WeekEntriesState;
-  /** The entries of the person shown (the state may hold the whole team's). */
+  /** The entries of the person shown; null until they reached this device. */
   entries: TimeEntryDoc[] | null;
   monday: DayKey;
   timeZone: string;
@@ -23,15 +21,7 @@ type Props = {
 };
 
 /** A week of one person's entries, day by day from Monday, with each day's total and the week's. */
-export function WeekEntries({
-  state,
-  entries,
-  monday,
-  timeZone,
-  now,
-  personPicker,
-  ...actions
-}: Props) {
+export function WeekEntries({ entries, monday, timeZone, now, personPicker, ...actions }: Props) {
   const week = entries ? weekTotals(entries, monday, timeZone, now) : null;
   return (
     <section className="week-entries" aria-labelledby="week-entries-heading">
@@ -41,17 +31,10 @@ export function WeekEntries({
         </h2>
         {personPicker}
       </div>
-      {state.fromDevice && (
-        <p className="clock-muted">You are offline: these are the entries on this device.</p>
-      )}
       {week === null ? (
-        state.failed ? (
-          <p className="form-error">We could not load this week’s time entries.</p>
-        ) : (
-          <p className="clock-muted" role="status">
-            Loading the week’s entries…
-          </p>
-        )
+        <p className="clock-muted" role="status">
+          Loading the week’s entries…
+        </p>
       ) : (
         <>
           <div className="week-summary">
