@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
+import { familyMessages } from '@platform/schema/families/families.messages';
 import { demoLogins, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
 
 const PASSWORD = 'a-long-password-1';
@@ -118,7 +119,16 @@ describe('signing up', () => {
     await page.waitForURL((url) => url.pathname === '/dashboard');
     const user = await me(page);
     expect(user.view).toBe('customer');
-    expect(user.children.map((child) => child.fullName)).toEqual(['Kit Guardian']);
+    // Kit has an address: Kit confirms Gail before Gail acts for Kit (decision 0035), so the
+    // family list shows Kit awaiting confirmation and the account is not yet one to switch to.
+    expect(user.children).toEqual([]);
+    await page.getByRole('button', { name: 'Manage child accounts' }).click();
+    await page
+      .getByRole('dialog')
+      .getByRole('listitem')
+      .filter({ hasText: 'Kit Guardian' })
+      .getByText(familyMessages.awaitingConfirmation)
+      .waitFor();
   });
 
   it("shows a taken email in a failure box with a 'Forgot your password?' link", async () => {

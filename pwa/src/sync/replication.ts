@@ -192,6 +192,13 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
   const active$: Observable<boolean> = combineLatest(
     [...replications.values()].map((s) => s.active$),
   ).pipe(map((flags) => flags.some(Boolean)));
+  // 'Synced' means caught up: not before every collection's first pull in this run has ended
+  // (between leadership and the first request, nothing is active yet).
+  const caughtUp = new BehaviorSubject(false);
+  void Promise.all([...replications.values()].map((s) => s.awaitInitialReplication())).then(
+    () => caughtUp.next(true),
+    () => {},
+  );
   const online$ = options.online$ ?? new BehaviorSubject(true);
   const status$: Observable<SyncStatus> = combineLatest([
     active$,
@@ -200,15 +207,16 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
     signedOut,
     leader,
     online$,
+    caughtUp,
   ]).pipe(
-    map(([active, open, count, out, leading, online]) => ({
+    map(([active, open, count, out, leading, online, caught]) => ({
       state: !leading
         ? 'standby'
         : out
           ? 'signed-out'
           : !online
             ? 'offline'
-            : active
+            : active || !caught
               ? 'syncing'
               : open
                 ? 'online'

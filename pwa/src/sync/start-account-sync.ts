@@ -1,20 +1,13 @@
-import { fromEvent, map, merge, startWith } from 'rxjs';
 import { collectionsFor, type Viewer } from '@platform/schema/sync/access.rules';
 import {
-  openAccountDatabase,
   removeAccountDatabases,
   removeScopeDatabase,
   scopedDatabaseName,
-  type AccountDatabase,
 } from '../db/database.ts';
 import { pendingWritesOf } from './pending-writes.ts';
-import { startSync, type SyncEngine } from './replication.ts';
+import { startDeviceSync, type DeviceSync } from './start-device-sync.ts';
 
-export type AccountSync = {
-  db: AccountDatabase;
-  engine: SyncEngine;
-  stop: () => Promise<void>;
-};
+export type AccountSync = DeviceSync;
 
 /**
  * Opens the local database of the account's current scope and replicates what it may see.
@@ -25,32 +18,17 @@ export async function startAccountSync(
   viewer: Viewer,
   family: readonly string[] = [],
 ): Promise<AccountSync> {
-  const db = await openAccountDatabase(scopedDatabaseName(userId, viewer, family));
+  const sync = await startDeviceSync(
+    scopedDatabaseName(userId, viewer, family),
+    collectionsFor(viewer),
+  );
   // Earlier family scopes of this account and scope (a child linked or disconnected since, on
   // this device or another, with the app open or not) leave the device: a disconnected child's
   // documents must not stay. One with changes still waiting to be sent is kept.
-  void removeStaleFamilyScopes(scopedDatabaseName(userId, viewer), db.name).catch(
+  void removeStaleFamilyScopes(scopedDatabaseName(userId, viewer), sync.db.name).catch(
     (error: unknown) => console.warn('old family data could not be removed', error),
   );
-  const online$ = merge(fromEvent(window, 'online'), fromEvent(window, 'offline')).pipe(
-    map(() => navigator.onLine),
-    startWith(navigator.onLine),
-  );
-  const engine = startSync(db, { collections: collectionsFor(viewer), online$ });
-  const reconnect = () => engine.reconnect();
-  window.addEventListener('online', reconnect);
-  let stopped: Promise<void> | null = null;
-  const stop = () =>
-    (stopped ??= (async () => {
-      window.removeEventListener('online', reconnect);
-      await engine.stop();
-      await db.close();
-    })());
-  return {
-    db,
-    engine,
-    stop,
-  };
+  return sync;
 }
 
 export async function removeStaleFamilyScopes(base: string, current: string): Promise<void> {

@@ -1,16 +1,8 @@
-import {
-  createContext,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  type ReactNode,
-} from 'react';
+import { createContext, useCallback, useContext, useMemo, type ReactNode } from 'react';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
 import type { SyncStatus } from './replication.ts';
 import type { AccountSync } from './start-account-sync.ts';
+import { useChainedSync } from './use-chained-sync.ts';
 
 type SyncState = { sync: AccountSync | null; status: SyncStatus | null; error: string | null };
 type SyncValue = SyncState & {
@@ -50,9 +42,6 @@ function afterFirstPaint(): Promise<void> {
  * and scope (a switch closes one database before the next opens), stops on the way out.
  */
 export function SyncProvider({ user, children }: { user: CurrentUser; children: ReactNode }) {
-  const [value, setValue] = useState<SyncState>({ sync: null, status: null, error: null });
-  /** The sync that is running or starting; each start waits for the previous one to stop. */
-  const running = useRef<Promise<AccountSync | null>>(Promise.resolve(null));
   const orgId = user.org?.id ?? null;
   const claimsKey = user.claims.join(',');
   // A customer's scope includes their children: linking or disconnecting one starts a new scope.
@@ -63,56 +52,31 @@ export function SyncProvider({ user, children }: { user: CurrentUser; children: 
           .sort()
           .join(',')
       : '';
-
-  useEffect(() => {
-    let live = true;
-    let unsubscribe = () => {};
-    const starting = running.current
-      .then((previous) => previous?.stop())
-      .then(afterFirstPaint)
-      .then(() => import('./start-account-sync.ts'))
-      .then(({ startAccountSync }) =>
-        startAccountSync(
-          user.id,
-          { view: user.view, orgId, claims: claimsKey ? claimsKey.split(',') : [] },
-          familyKey ? familyKey.split(',') : [],
+  const { running, sync, status, error } = useChainedSync(
+    [user.id, user.view, orgId, claimsKey, familyKey].join('|'),
+    () =>
+      afterFirstPaint()
+        .then(() => import('./start-account-sync.ts'))
+        .then(({ startAccountSync }) =>
+          startAccountSync(
+            user.id,
+            { view: user.view, orgId, claims: claimsKey ? claimsKey.split(',') : [] },
+            familyKey ? familyKey.split(',') : [],
+          ),
         ),
-      )
-      .then((sync) => {
-        if (live) {
-          const subscription = sync.engine.status$.subscribe((status) =>
-            setValue({ sync, status, error: null }),
-          );
-          unsubscribe = () => subscription.unsubscribe();
-        }
-        return sync;
-      })
-      .catch((error: unknown) => {
-        console.error('local database could not start', error);
-        if (live)
-          setValue({
-            sync: null,
-            status: null,
-            error: 'Offline data is unavailable on this device.',
-          });
-        return null;
-      });
-    running.current = starting;
-    return () => {
-      live = false;
-      unsubscribe();
-      void starting.then((sync) => sync?.stop());
-    };
-  }, [user.id, user.view, orgId, claimsKey, familyKey]);
+  );
 
   const forgetLocalData = useCallback(async () => {
     const sync = await running.current;
     await sync?.stop();
     const { forgetAccountData } = await import('./start-account-sync.ts');
     await forgetAccountData(user.id);
-  }, [user.id]);
+  }, [running, user.id]);
 
-  const context = useMemo(() => ({ ...value, forgetLocalData }), [value, forgetLocalData]);
+  const context = useMemo(
+    () => ({ sync, status, error, forgetLocalData }),
+    [sync, status, error, forgetLocalData],
+  );
   return <SyncContext.Provider value={context}>{children}</SyncContext.Provider>;
 }
 
