@@ -122,6 +122,7 @@ describe('signing up', () => {
     // Kit has an address: Kit confirms Gail before Gail acts for Kit (decision 0035), so the
     // family list shows Kit awaiting confirmation and the account is not yet one to switch to.
     expect(user.children).toEqual([]);
+    await page.goto(`${env.server.url}/dashboard/settings`);
     await page.getByRole('button', { name: 'Manage child accounts' }).click();
     await page
       .getByRole('dialog')

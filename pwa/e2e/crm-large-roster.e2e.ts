@@ -62,7 +62,7 @@ describe('CRM with 10,000 customers', () => {
       await logIn(page, env.server.url, demoLogins.owner.email);
       await page.goto(`${env.server.url}/dashboard/crm`);
       await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, {
-        timeout: 10_000,
+        timeout: 30_000,
       });
       await page.reload();
       await roster(page).getByRole('row').nth(5).waitFor();
