@@ -76,15 +76,23 @@ describe('where a session starts and ends', () => {
     expect(await meStatus(page)).toBe(401);
   });
 
-  it('sends the Google button to /auth/login-with-google, which loads nothing when unconfigured', async () => {
+  it('offers no Google button where Google is not configured; its page explains and loads nothing', async () => {
     const page = await visitor();
     const googleRequests: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('accounts.google.com')) googleRequests.push(request.url());
     });
     await page.goto(`${env.server.url}/auth/login?redirectTo=%2Fdashboard%2Fcrm`);
-    await page.getByRole('button', { name: 'Sign in with Google' }).click();
-    await page.waitForURL((url) => url.pathname === '/auth/login-with-google');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).waitFor();
+    // The configuration answer has arrived (the page asks once) before the absence is read.
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByRole('button', { name: /Google/ }).count()).toBe(0);
+    await page.goto(`${env.server.url}/auth/signup?preventOrgFields=1`);
+    await page.getByRole('button', { name: 'Create account' }).waitFor();
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByRole('button', { name: /Google/ }).count()).toBe(0);
+
+    await page.goto(`${env.server.url}/auth/login-with-google?redirectTo=%2Fdashboard%2Fcrm`);
     await page
       .getByRole('alert')
       .getByText(googleMessages.notConfigured, { exact: true })

@@ -109,7 +109,7 @@ describe('the shared interface', () => {
     const page = await visitor();
     await logIn(page, env.server.url, demoLogins.jobber.email);
     const sidebar = page.getByRole('navigation', { name: 'Sidebar' });
-    await sidebar.getByRole('link', { name: 'Forms' }).waitFor();
+    await sidebar.getByRole('link', { name: 'Dashboard' }).waitFor();
     const saved = page.waitForResponse(
       (r) => r.url().endsWith('/api/me/attributes') && r.status() === 200,
     );
@@ -117,8 +117,8 @@ describe('the shared interface', () => {
     await saved;
     await page.reload();
     await sidebar.getByRole('button', { name: 'Expand sidebar' }).waitFor();
-    expect(await sidebar.getByRole('link', { name: 'Forms' }).isVisible()).toBe(false);
+    expect(await sidebar.getByRole('link', { name: 'Dashboard' }).isVisible()).toBe(false);
     await sidebar.getByRole('button', { name: 'Expand sidebar' }).click();
-    await sidebar.getByRole('link', { name: 'Forms' }).waitFor();
+    await sidebar.getByRole('link', { name: 'Dashboard' }).waitFor();
   });
 });

@@ -16,6 +16,8 @@ describe('the navigation each person sees', () => {
   const groupHeadings = (page: Page) =>
     sidebar(page).getByRole('heading', { level: 2 }).allTextContents();
   const sidebarLinks = (page: Page) => sidebar(page).getByRole('link').allTextContents();
+  const comingSoon = (page: Page) => sidebar(page).locator('.nav-coming-soon');
+  const comingSoonItems = (page: Page) => comingSoon(page).getByRole('listitem').allTextContents();
   async function userMenuItems(page: Page): Promise<string[]> {
     await page.getByRole('button', { name: /^User menu:/ }).click();
     const items = page.locator('.menu-list li');
@@ -23,26 +25,31 @@ describe('the navigation each person sees', () => {
     return (await items.allTextContents()).map((text) => text.trim());
   }
 
-  it('shows the owner all four sidebar groups, Give feedback and the account card', async () => {
+  it('links the owner to the built screens only, names the rest once under Coming soon', async () => {
     const page = await signedIn(demoLogins.owner.email);
     await sidebar(page).waitFor();
-    expect(await groupHeadings(page)).toEqual([
-      'Audiences',
-      'Goods & Services',
-      'Content Management',
-      'Marketing',
+    expect(await groupHeadings(page)).toEqual(['Audiences']);
+    expect(await sidebarLinks(page)).toEqual([
+      'Dashboard',
+      'Time Tracking',
+      'Organization',
+      'Customers',
+      'Give feedback',
     ]);
-    const links = await sidebarLinks(page);
-    expect(links).toEqual(
+    await comingSoon(page)
+      .getByText(/^Coming soon \(\d+\)$/)
+      .click();
+    expect(await comingSoonItems(page)).toEqual(
       expect.arrayContaining([
-        'Time Tracking',
-        'Organization',
-        'Customers',
+        'Leads',
         'Point of Sale',
+        'Products',
+        'Schedule',
         'Forms',
         'Reviews',
       ]),
     );
+    expect(await comingSoon(page).getByRole('link').count()).toBe(0);
     expect(
       await sidebar(page).getByRole('link', { name: 'Give feedback' }).getAttribute('href'),
     ).toMatch(/^mailto:/);
@@ -54,8 +61,8 @@ describe('the navigation each person sees', () => {
     await card.getByRole('link', { name: 'Time tracking' }).waitFor();
     // The org home greets and offers the same places as shortcuts.
     await page.getByRole('heading', { name: 'Welcome, Olivia' }).waitFor();
-    // A sidebar page that a later issue fills says so plainly.
-    await sidebar(page).getByRole('link', { name: 'Leads' }).click();
+    // A deep link to a screen a later issue fills says so plainly.
+    await page.goto(`${env.server.url}/dashboard/leads`);
     await page.getByRole('heading', { name: 'Leads', level: 1 }).waitFor();
     await page.getByText('This part of the platform is not built yet.').waitFor();
     const menu = await userMenuItems(page);
@@ -73,6 +80,7 @@ describe('the navigation each person sees', () => {
     await sidebar(page).getByRole('link', { name: 'Time Tracking' }).waitFor();
     expect(await groupHeadings(page)).toEqual([]);
     expect(await sidebarLinks(page)).toEqual(['Dashboard', 'Time Tracking', 'Give feedback']);
+    expect(await comingSoon(page).count()).toBe(0);
     await page.goto(`${env.server.url}/dashboard/crm`);
     await page.getByText('You do not have access to this part of the organization.').waitFor();
     await page.goto(`${env.server.url}/admin`);
@@ -81,13 +89,14 @@ describe('the navigation each person sees', () => {
 
   it('hides Audiences, Point of Sale, Products and Schedule on the Jobber platform', async () => {
     const page = await signedIn(demoLogins.jobber.email);
-    await sidebar(page).getByRole('link', { name: 'Forms' }).waitFor();
-    const groups = await groupHeadings(page);
-    expect(groups).not.toContain('Audiences');
-    expect(groups).toEqual(['Goods & Services', 'Content Management', 'Marketing']);
-    const links = await sidebarLinks(page);
+    await comingSoon(page)
+      .getByText(/^Coming soon/)
+      .click();
+    await comingSoon(page).getByRole('listitem').filter({ hasText: 'Forms' }).waitFor();
+    expect(await groupHeadings(page)).not.toContain('Audiences');
+    const shown = [...(await sidebarLinks(page)), ...(await comingSoonItems(page))];
     for (const hidden of ['Customers', 'Leads', 'Point of Sale', 'Products', 'Schedule'])
-      expect(links).not.toContain(hidden);
+      expect(shown).not.toContain(hidden);
   });
 
   it("offers 'Admin' in the user menu to the admin only", async () => {

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
-import { navGroups, topItems } from '@platform/schema/organizations/navigation.rules';
+import { allNavItems } from '@platform/schema/organizations/navigation.rules';
 import { NotBuiltYet } from '../components/not-built-yet.tsx';
 import { RequireNavAccess } from '../components/require-nav-access.tsx';
 import { lazyComponent } from '../lib/lazy-component.ts';
@@ -112,10 +112,7 @@ const sidebarPages: Partial<Record<string, ReactNode>> = {
 };
 
 /** Every sidebar entry is a page, gated like its link (claims, Jobber). spec §2, §6. */
-const sidebarRoutes: RouteObject[] = [
-  ...topItems,
-  ...navGroups.flatMap((group) => group.items),
-].map((item) => ({
+const sidebarRoutes: RouteObject[] = allNavItems.map((item) => ({
   path: item.path.slice(1),
   element: (
     <RequireNavAccess navPath={item.path} title={item.label}>

@@ -21,7 +21,7 @@ export function RequireNavAccess({
     user.view === 'org' && user.org ? visibleNavigation(user.claims, user.org.platform) : null;
   const allowed =
     nav !== null &&
-    [...nav.top, ...nav.groups.flatMap((group) => group.items)].some(
+    [...nav.top, ...nav.groups.flatMap((group) => group.items), ...nav.comingSoon].some(
       (item) => item.path === navPath,
     );
   if (!allowed)

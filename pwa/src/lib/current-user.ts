@@ -46,8 +46,23 @@ function askForCurrentUser(): Promise<CurrentUser> {
  */
 const IDENTITY_KEY = 'signed-in-identity:v1';
 
+/**
+ * Someone has signed in on this device before (kept after sign-out, holds no identity): a
+ * signed-out visit to a branded app then opens its sign-in, a first visit its signup.
+ */
+const SIGNED_IN_BEFORE_KEY = 'signed-in-before:v1';
+
+export function signedInHereBefore(): boolean {
+  try {
+    return localStorage.getItem(SIGNED_IN_BEFORE_KEY) === '1';
+  } catch {
+    return false;
+  }
+}
+
 function rememberIdentity(user: CurrentUser): void {
   try {
+    localStorage.setItem(SIGNED_IN_BEFORE_KEY, '1');
     localStorage.setItem(IDENTITY_KEY, JSON.stringify(user));
   } catch {
     // Storage full or unavailable: offline reloads fall back to the service worker's copy.

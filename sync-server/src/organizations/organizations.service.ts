@@ -2,7 +2,10 @@ import type {
   CreateOrganizationInput,
   SetOrganizationTimezoneInput,
 } from '@platform/schema/organizations/organizations.zod';
+import type { Claim } from '@platform/schema/organizations/claims';
+import type { OrgHome } from '@platform/schema/organizations/org-home.zod';
 import type { Db } from '../db/open-database.ts';
+import { readOrgHomeCounts } from './org-home.repository.ts';
 import {
   insertOrganizationWithOwner,
   setOrganizationTimezone,
@@ -26,4 +29,29 @@ export async function createOrganization(
 export async function changeOrganizationTimezone(db: Db, input: SetOrganizationTimezoneInput) {
   await setOrganizationTimezone(db, input.orgId, input.timezone);
   return { orgId: input.orgId, timezone: input.timezone };
+}
+
+/**
+ * The owner's home (issue 14): setup steps and today's figures, each only for the claims that
+ * cover it — a time-only employee learns nothing about customers or the team.
+ */
+export async function readOrgHome(
+  db: Db,
+  orgId: string,
+  held: readonly string[],
+): Promise<OrgHome> {
+  const counts = await readOrgHomeCounts(db, orgId);
+  const may = (claim: Claim) => held.includes(claim);
+  return {
+    setup: {
+      branding: may('manage-org-branding') ? counts.brandingChanged : null,
+      team: may('manage-org-staff') ? counts.staffMembers > 1 : null,
+      customers: may('view-customers') ? counts.customers > 0 : null,
+    },
+    figures: {
+      onTheClock: may('manage-others-time-tracking') ? counts.onTheClock : null,
+      newCustomersThisWeek: may('view-customers') ? counts.newCustomersThisWeek : null,
+      customers: may('view-customers') ? counts.customers : null,
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { memberships, organizations } from '@platform/schema/db';
 import { claims } from '@platform/schema/organizations/claims';
@@ -108,6 +108,68 @@ describe.each(testDatabaseKinds)('organisations on %s', (kind) => {
           })
         ).statusCode,
       ).toBe(401);
+    });
+  });
+
+  describe('GET /api/organizations/:orgId/home', () => {
+    const home = (orgId: string, jar: CookieJar) =>
+      t.app.inject({
+        method: 'GET',
+        url: `/api/organizations/${orgId}/home`,
+        headers: jar.headers(),
+      });
+
+    it('counts the setup steps and today’s figures, each only for the claims that cover it', async () => {
+      const org = await insertTestOrg(t.db);
+      const owner = await insertTestUser(t.db);
+      await addMembership(t.db, owner.id, org.id, 'staff');
+      const { jar } = await logInAs(t.app, owner.email!, { profileType: 'use-org' });
+      const before = await home(org.id, jar);
+      expect(before.statusCode).toBe(200);
+      expect(before.json()).toEqual({
+        setup: { branding: false, team: false, customers: false },
+        figures: { onTheClock: 0, newCustomersThisWeek: 0, customers: 0 },
+      });
+
+      const clerk = await insertTestUser(t.db);
+      await addMembership(t.db, clerk.id, org.id, 'staff', ['manage-own-time-tracking']);
+      const customer = await insertTestUser(t.db);
+      await t.db.execute(sql`
+        insert into roster_items (org_id, user_id, first_name, last_name, email, updated_at)
+        values (${org.id}, ${customer.id}, 'Cam', 'Customer', ${customer.email}, now())`);
+      await t.db.execute(sql`
+        insert into time_entries (id, org_id, user_id, start_time, updated_at)
+        values (gen_random_uuid(), ${org.id}, ${clerk.id}, now() - interval '1 hour', now())`);
+      await t.db.execute(sql`
+        update org_branding set theme_color = '#123456', updated_at = now() + interval '2 seconds'
+        where org_id = ${org.id}`);
+      expect((await home(org.id, jar)).json()).toEqual({
+        setup: { branding: true, team: true, customers: true },
+        figures: { onTheClock: 1, newCustomersThisWeek: 1, customers: 1 },
+      });
+
+      // A time-only employee sees no team, customer or others' clock figures.
+      const { jar: clerkJar } = await logInAs(t.app, clerk.email!, { profileType: 'use-org' });
+      expect((await home(org.id, clerkJar)).json()).toEqual({
+        setup: { branding: null, team: null, customers: null },
+        figures: { onTheClock: null, newCustomersThisWeek: null, customers: null },
+      });
+    });
+
+    it('refuses other organisations, customers and anonymous callers', async () => {
+      const org = await insertTestOrg(t.db);
+      const other = await insertTestOrg(t.db);
+      const owner = await insertTestUser(t.db);
+      await addMembership(t.db, owner.id, other.id, 'staff');
+      const { jar } = await logInAs(t.app, owner.email!, { profileType: 'use-org' });
+      expect((await home(org.id, jar)).statusCode).toBe(403);
+      const customer = await insertTestUser(t.db);
+      await addMembership(t.db, customer.id, org.id, 'customer');
+      const { jar: customerJar } = await logInAs(t.app, customer.email!);
+      expect((await home(org.id, customerJar)).statusCode).toBe(403);
+      expect((await home(org.id, new CookieJar())).statusCode).toBe(401);
+      expect((await home('not-a-uuid', jar)).statusCode).toBeGreaterThanOrEqual(400);
+      expect((await home('not-a-uuid', jar)).statusCode).toBeLessThan(500);
     });
   });
 });

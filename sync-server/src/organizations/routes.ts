@@ -3,8 +3,16 @@ import {
   createOrganizationInputSchema,
   setOrganizationTimezoneInputSchema,
 } from '@platform/schema/organizations/organizations.zod';
+import { claims } from '@platform/schema/organizations/claims';
+import { z } from 'zod';
 import { requireClaim, requireSession } from '../plugins/session.ts';
-import { changeOrganizationTimezone, createOrganization } from './organizations.service.ts';
+import {
+  changeOrganizationTimezone,
+  createOrganization,
+  readOrgHome,
+} from './organizations.service.ts';
+
+const orgParamsSchema = z.object({ orgId: z.uuid() });
 
 export async function organizationRoutes(app: FastifyInstance) {
   app.post('/api/organizations', async (request, reply) => {
@@ -18,5 +26,12 @@ export async function organizationRoutes(app: FastifyInstance) {
     const input = setOrganizationTimezoneInputSchema.parse(request.body);
     await requireClaim(request, input.orgId, ['manage-org-settings']);
     return changeOrganizationTimezone(app.db, input);
+  });
+
+  /** The owner's home: setup checklist and today's figures (issue 14), for the org's staff. */
+  app.get('/api/organizations/:orgId/home', async (request) => {
+    const { orgId } = orgParamsSchema.parse(request.params);
+    const session = await requireClaim(request, orgId.toLowerCase(), claims);
+    return readOrgHome(app.db, orgId.toLowerCase(), session.claims);
   });
 }

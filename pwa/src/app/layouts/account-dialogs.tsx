@@ -16,7 +16,7 @@ const CreateOrganizationDialog = lazyComponent(
 type OpenDialog = 'switch-accounts' | 'create-organization' | null;
 
 /** The account dialogs both signed-in shells offer, and the callbacks that open them. */
-export function useAccountDialogs(user: CurrentUser) {
+export function useAccountDialogs(user: CurrentUser, brandedOrgId: string | null = null) {
   const [open, setOpen] = useState<OpenDialog>(null);
   const { refresh } = useCurrentUser();
   const onOpenChange = (which: Exclude<OpenDialog, null>) => (next: boolean) =>
@@ -25,7 +25,12 @@ export function useAccountDialogs(user: CurrentUser) {
   const dialogs = (
     <Suspense fallback={null}>
       {open === 'switch-accounts' && (
-        <SwitchAccountsDialog user={user} open onOpenChange={onOpenChange('switch-accounts')} />
+        <SwitchAccountsDialog
+          user={user}
+          open
+          onOpenChange={onOpenChange('switch-accounts')}
+          brandedOrgId={brandedOrgId}
+        />
       )}
       {open === 'create-organization' && (
         <CreateOrganizationDialog

@@ -9,6 +9,7 @@ import { UserMenu } from '../../features/shell/components/user-menu.tsx';
 import { useAccountDialogs } from './account-dialogs.tsx';
 import { SyncIndicator } from '../../sync/sync-indicator.tsx';
 import { RequestsNotice } from '../../features/requests/components/requests-notice.tsx';
+import { ActingAsBar } from '../../features/shell/components/acting-as-bar.tsx';
 import { useReplicatedBranding } from './use-replicated-branding.ts';
 
 /**
@@ -19,22 +20,30 @@ export function CustomerShell({ user, orgId }: { user: CurrentUser; orgId: strin
   const fetched = useBranding();
   const replicated = useReplicatedBranding(orgId);
   const branding = replicated ?? fetched;
-  const { dialogs, openSwitchAccounts, openCreateOrganization } = useAccountDialogs(user);
+  const { dialogs, openSwitchAccounts, openCreateOrganization } = useAccountDialogs(user, orgId);
+  // A parent's (customer's) menus offer no organisation to create; a switched session neither.
+  const mayCreateOrganization = !orgId && user.allowReturnTo === null;
   const orgLabel = orgId && user.org?.id === orgId ? user.org.label : null;
   return (
     <BrandingScope branding={branding}>
       <ShellFrame
         title={orgLabel ?? user.org?.label ?? 'My account'}
         notice={
-          <RequestsNotice
-            count={user.pendingRequests}
-            settingsPath={orgId ? `/dashboard-customer/${orgId}/settings` : '/dashboard/settings'}
-          />
+          <>
+            <ActingAsBar user={user} brandedOrgId={orgId} />
+            <RequestsNotice
+              count={user.pendingRequests}
+              settingsPath={orgId ? `/dashboard-customer/${orgId}/settings` : '/dashboard/settings'}
+            />
+          </>
         }
         userArea={
           <>
             <SyncIndicator />
-            <UserMenu user={user} onCreateOrganization={openCreateOrganization} />
+            <UserMenu
+              user={user}
+              {...(mayCreateOrganization ? { onCreateOrganization: openCreateOrganization } : {})}
+            />
           </>
         }
         aside={
@@ -42,8 +51,9 @@ export function CustomerShell({ user, orgId }: { user: CurrentUser; orgId: strin
             <CustomerNav orgId={orgId} />
             <AccountCard
               user={user}
+              inCustomerApp
               onSwitchAccounts={openSwitchAccounts}
-              onCreateOrganization={openCreateOrganization}
+              {...(mayCreateOrganization ? { onCreateOrganization: openCreateOrganization } : {})}
             />
           </>
         }

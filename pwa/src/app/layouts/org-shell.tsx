@@ -10,6 +10,7 @@ import { UserMenu } from '../../features/shell/components/user-menu.tsx';
 import { useAccountDialogs } from './account-dialogs.tsx';
 import { SyncIndicator } from '../../sync/sync-indicator.tsx';
 import { RequestsNotice } from '../../features/requests/components/requests-notice.tsx';
+import { ActingAsBar } from '../../features/shell/components/acting-as-bar.tsx';
 
 /** Organisation view: top bar with the user menu, the claim-gated sidebar and the account card. */
 export function OrgShell({ user }: { user: CurrentUser }) {
@@ -29,7 +30,12 @@ export function OrgShell({ user }: { user: CurrentUser }) {
     <ShellFrame
       title={user.org?.label ?? 'Dashboard'}
       collapsed={!expanded}
-      notice={<RequestsNotice count={user.pendingRequests} settingsPath={'/dashboard/settings'} />}
+      notice={
+        <>
+          <ActingAsBar user={user} />
+          <RequestsNotice count={user.pendingRequests} settingsPath={'/dashboard/settings'} />
+        </>
+      }
       userArea={
         <>
           <SyncIndicator />

@@ -3,6 +3,7 @@ import { Navigate, useLocation } from 'react-router';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
 import { PageLoading } from '../../components/page-loading.tsx';
 import { useCurrentUser } from '../../lib/current-user.ts';
+import { signInPathFor } from './sign-in-path.ts';
 import { SyncProvider } from '../../sync/sync-context.tsx';
 import { KeepNotificationsRegistered } from '../../features/notifications/components/keep-notifications-registered.tsx';
 import { NotificationsAfterInstallOffer } from '../../features/notifications/components/notifications-after-install-offer.tsx';
@@ -42,8 +43,7 @@ export function RequireSession({ children }: { children: (user: CurrentUser) => 
       );
     case 'signed-out': {
       if (!rechecked) return <PageLoading label="Loading your account…" />;
-      const here = `${location.pathname}${location.search}`;
-      return <Navigate to={`/auth/login?redirectTo=${encodeURIComponent(here)}`} replace />;
+      return <Navigate to={signInPathFor(location.pathname, location.search)} replace />;
     }
     case 'offline':
       return (

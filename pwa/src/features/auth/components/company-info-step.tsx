@@ -4,6 +4,7 @@ import { afterSignupPath } from '@platform/schema/auth/redirect.rules';
 import type { CompanyInfo } from '@platform/schema/auth/signup-form.rules';
 import { trimmedRegister } from '../../../lib/trimmed-register.ts';
 import { GoogleButton, openGoogleLoginPage } from './google-button.tsx';
+import { GoogleOption } from './google-option.tsx';
 import { StepHeading } from './step-heading.tsx';
 import { TextField } from './text-field.tsx';
 
@@ -50,10 +51,9 @@ export function CompanyInfoStep({
       <button type="submit" className="auth-button auth-button--primary">
         Continue
       </button>
-      <p className="auth-divider">
-        <span>or</span>
-      </p>
-      <GoogleButton label="Sign up with Google" submit />
+      <GoogleOption>
+        <GoogleButton label="Sign up with Google" submit />
+      </GoogleOption>
       <button type="button" className="auth-button auth-button--link" onClick={onChangeType}>
         Change account type
       </button>

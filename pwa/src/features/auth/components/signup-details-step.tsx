@@ -4,6 +4,7 @@ import type { AccountType } from '@platform/schema/auth/signup-form.rules';
 import type { SignupFormState } from '../hooks/use-signup-form.ts';
 import { ChildrenFields } from './children-fields.tsx';
 import { GoogleButton } from './google-button.tsx';
+import { GoogleOption } from './google-option.tsx';
 import { SignupAccountFields } from './signup-account-fields.tsx';
 import { SignupConsentFields } from './signup-consent-fields.tsx';
 import { SignupFailureAlert } from './signup-failure-alert.tsx';
@@ -70,16 +71,13 @@ export function SignupDetailsStep({
         </div>
       </form>
       {!isOrganization && (
-        <>
-          <p className="auth-divider">
-            <span>or</span>
-          </p>
+        <GoogleOption>
           <GoogleButton
             label="Sign up with Google"
             redirectTo={afterSignupPath('customer', redirectTo, orgId)}
             orgId={orgId}
           />
-        </>
+        </GoogleOption>
       )}
       {onChangeType && (
         <button type="button" className="auth-button auth-button--link" onClick={onChangeType}>

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { NetworkError } from '../../../lib/api.ts';
 import { getAuthConfig } from '../api/get-auth-config.ts';
 
@@ -7,19 +7,21 @@ export type AuthConfigState =
   | { status: 'ready'; googleClientId: string | null }
   | { status: 'failed'; offline: boolean };
 
-/** GET /api/auth/config once for the page. */
+/** GET /api/auth/config, asked once per visit and shared by every screen that needs it. */
 export function useAuthConfig(): AuthConfigState {
-  const [state, setState] = useState<AuthConfigState>({ status: 'loading' });
-  useEffect(() => {
-    const controller = new AbortController();
-    getAuthConfig(controller.signal).then(
-      (config) => setState({ status: 'ready', googleClientId: config.googleClientId }),
-      (error: unknown) => {
-        if (!controller.signal.aborted)
-          setState({ status: 'failed', offline: error instanceof NetworkError });
-      },
-    );
-    return () => controller.abort();
-  }, []);
-  return state;
+  const query = useQuery({
+    queryKey: ['auth-config'],
+    queryFn: ({ signal }) => getAuthConfig(signal),
+    staleTime: Infinity,
+    retry: (count, error) => !(error instanceof NetworkError) && count < 2,
+  });
+  if (query.isSuccess) return { status: 'ready', googleClientId: query.data.googleClientId };
+  if (query.isError) return { status: 'failed', offline: query.error instanceof NetworkError };
+  return { status: 'loading' };
+}
+
+/** Google sign-in is offered only where this server is configured for it (issue 14). */
+export function useGoogleSignInAvailable(): boolean {
+  const config = useAuthConfig();
+  return config.status === 'ready' && config.googleClientId !== null;
 }

@@ -5,6 +5,7 @@ import { readAuthQuery, withQuery } from '../auth-query.ts';
 import { AuthCard } from '../components/auth-card.tsx';
 import { FormAlert } from '../components/form-alert.tsx';
 import { GoogleButton } from '../components/google-button.tsx';
+import { GoogleOption } from '../components/google-option.tsx';
 import { LoginForm } from '../components/login-form.tsx';
 
 /** spec §2 /auth/login: redirectTo, verifiedEmail, preventOrgFields, siteKey, orgId, error. */
@@ -21,10 +22,13 @@ export function LoginPage() {
     <AuthCard title="Log in to your account">
       {googleError && <FormAlert>{googleError}</FormAlert>}
       <LoginForm query={query} verifiedEmail={params.get('verifiedEmail') ?? ''} />
-      <p className="auth-divider">
-        <span>or</span>
-      </p>
-      <GoogleButton label="Sign in with Google" redirectTo={query.redirectTo} orgId={query.orgId} />
+      <GoogleOption>
+        <GoogleButton
+          label="Sign in with Google"
+          redirectTo={query.redirectTo}
+          orgId={query.orgId}
+        />
+      </GoogleOption>
       <p className="auth-card__footer">
         <Link to={signupLink}>Don&apos;t have an account? Sign up</Link>
       </p>

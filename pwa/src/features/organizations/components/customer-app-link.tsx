@@ -1,10 +1,27 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
+import { toString as qrSvg } from 'qrcode';
 
-/** The address customers open (and install) the branded app from, with a copy button. */
-export function CustomerAppLink({ path }: { path: string }) {
+/**
+ * The address customers open (and install) the branded app from: copy it, open it, or print
+ * its QR code for the front desk (issue 14). The code is drawn here, on the device: the link
+ * never leaves for a third-party QR service.
+ */
+export function CustomerAppLink({ path, orgLabel }: { path: string; orgLabel: string }) {
   const url = `${window.location.origin}${path}`;
   const [copied, setCopied] = useState(false);
+  const [svg, setSvg] = useState<string | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    qrSvg(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
+      .then((drawn) => live && setSvg(drawn))
+      .catch(() => live && setSvg(null));
+    return () => {
+      live = false;
+    };
+  }, [url]);
+
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);
@@ -28,8 +45,37 @@ export function CustomerAppLink({ path }: { path: string }) {
           {copied ? 'Copied' : 'Copy link'}
         </button>
       </div>
-      <p>
+      <p role="status" className="sr-only">
+        {copied ? 'Link copied' : ''}
+      </p>
+      <figure className="customer-app-qr print-area">
+        {svg ? (
+          <div
+            className="qr-code"
+            role="img"
+            aria-label={`QR code that opens ${orgLabel}'s app: ${url}`}
+            // The SVG is drawn by the qrcode library from our own URL: no outside markup.
+            dangerouslySetInnerHTML={{ __html: svg }}
+          />
+        ) : (
+          <div className="qr-code qr-code-pending" aria-hidden="true" />
+        )}
+        <figcaption>
+          <strong>{orgLabel}</strong>
+          <span>Scan to open our app — book, pay and check in from your phone.</span>
+          <span className="qr-url">{url}</span>
+        </figcaption>
+      </figure>
+      <p className="customer-app-actions">
         <Link to={path}>Open customer app</Link>
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={!svg}
+          onClick={() => window.print()}
+        >
+          Print QR code
+        </button>
       </p>
     </div>
   );

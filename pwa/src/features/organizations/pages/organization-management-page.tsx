@@ -71,7 +71,10 @@ export function OrganizationManagementPage({
               Your customers install this app on their phones. It carries your name, colours and
               logo, and keeps working without a connection.
             </p>
-            <CustomerAppLink path={load.settings.customerAppPath} />
+            <CustomerAppLink
+              path={load.settings.customerAppPath}
+              orgLabel={user.org?.label ?? load.settings.appName}
+            />
             {testNotification?.(orgId)}
           </section>
           <section className="card" aria-labelledby="branding-heading">

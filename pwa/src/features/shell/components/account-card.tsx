@@ -15,10 +15,14 @@ export function AccountCard({
   user,
   onSwitchAccounts,
   onCreateOrganization,
+  inCustomerApp = false,
 }: {
   user: CurrentUser;
   onSwitchAccounts: () => void;
-  onCreateOrganization: () => void;
+  /** Absent where creating an organisation is not offered (a parent's app, a switched session). */
+  onCreateOrganization?: (() => void) | undefined;
+  /** Shown inside the customer app: it does not offer to open itself. */
+  inCustomerApp?: boolean;
 }) {
   const orgView = user.view === 'org';
   const tracksTime = orgView && hasAnyClaim(user.claims, timeTrackingClaims);
@@ -43,7 +47,7 @@ export function AccountCard({
         </p>
       )}
       <ul className="account-actions">
-        {user.org && (
+        {user.org && !inCustomerApp && (
           <li>
             <Link to={`/dashboard-customer/${user.org.id}`}>Open customer app</Link>
           </li>
@@ -58,11 +62,13 @@ export function AccountCard({
             Switch accounts
           </button>
         </li>
-        <li>
-          <button type="button" onClick={onCreateOrganization}>
-            Create organization
-          </button>
-        </li>
+        {onCreateOrganization && (
+          <li>
+            <button type="button" onClick={onCreateOrganization}>
+              Create organization
+            </button>
+          </li>
+        )}
       </ul>
     </section>
   );

@@ -57,6 +57,17 @@ export function Sidebar({
             </ul>
           </section>
         ))}
+        {nav.comingSoon.length > 0 && (
+          <details className="nav-coming-soon">
+            <summary>Coming soon ({nav.comingSoon.length})</summary>
+            <p>These parts of the platform are on their way; nothing to set up yet.</p>
+            <ul>
+              {nav.comingSoon.map((item) => (
+                <li key={item.path}>{item.label}</li>
+              ))}
+            </ul>
+          </details>
+        )}
         <p className="feedback-link">
           <a href={`mailto:${SUPPORT_EMAIL}?subject=${encodeURIComponent('Feedback')}`}>
             Give feedback

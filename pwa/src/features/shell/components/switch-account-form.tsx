@@ -11,20 +11,25 @@ export function SwitchAccountForm({
   profileOrgId,
   children,
   disabled = false,
+  redirectTo = '/dashboard',
+  className = 'switch-option',
 }: {
   impersonate: string;
   profileType: ProfileType;
   profileOrgId: string | null;
   children: ReactNode;
   disabled?: boolean;
+  /** Where the switched session opens; a branded app stays in its own app. */
+  redirectTo?: string;
+  className?: string;
 }) {
   return (
     <form method="post" action="/auth/login" className="switch-form">
       <input type="hidden" name="impersonate" value={impersonate} />
       <input type="hidden" name="profileType" value={profileType} />
       <input type="hidden" name="profileOrgId" value={profileOrgId ?? ''} />
-      <input type="hidden" name="redirectTo" value="/dashboard" />
-      <button type="submit" className="switch-option" disabled={disabled}>
+      <input type="hidden" name="redirectTo" value={redirectTo} />
+      <button type="submit" className={className} disabled={disabled}>
         {children}
       </button>
     </form>

@@ -2,6 +2,7 @@ import type { CurrentUser } from '@platform/schema/me/me.zod';
 import { Modal } from '../../../components/modal.tsx';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { SwitchAccountForm } from './switch-account-form.tsx';
+import { familySwitchTarget, returnTarget } from './switch-targets.ts';
 
 const viewName = { org: 'Organization', customer: 'Customer' } as const;
 
@@ -10,13 +11,17 @@ export function SwitchAccountsDialog({
   user,
   open,
   onOpenChange,
+  brandedOrgId = null,
 }: {
   user: CurrentUser;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  /** Inside an organisation's branded app: moving between family members stays in it. */
+  brandedOrgId?: string | null;
 }) {
   const online = useOnlineStatus();
   const orgId = user.org?.id ?? null;
+  const familyTarget = familySwitchTarget(brandedOrgId, orgId);
   return (
     <Modal
       open={open}
@@ -28,8 +33,7 @@ export function SwitchAccountsDialog({
       {user.allowReturnTo && (
         <SwitchAccountForm
           impersonate={user.allowReturnTo.id}
-          profileType="use-latest"
-          profileOrgId={null}
+          {...returnTarget(brandedOrgId)}
           disabled={!online}
         >
           Return to parent account <span className="switch-detail">{user.allowReturnTo.name}</span>
@@ -59,8 +63,7 @@ export function SwitchAccountsDialog({
         <SwitchAccountForm
           key={child.id}
           impersonate={child.id}
-          profileType="use-customer"
-          profileOrgId={orgId}
+          {...familyTarget}
           disabled={!online}
         >
           Switch to {child.fullName}

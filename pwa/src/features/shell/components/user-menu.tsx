@@ -4,7 +4,10 @@ import { DisclosureMenu } from '../../../components/disclosure-menu.tsx';
 import { Avatar } from './avatar.tsx';
 import { SignOutLink } from './sign-out-link.tsx';
 
-/** spec §2 User menu: Dashboard, Admin (admins), Subscription & Billing (org view), Sign out. */
+/**
+ * spec §2 User menu: Dashboard, Admin (admins), Subscription & Billing (org view — for those
+ * who may change the organisation's settings, not a time-only employee), Sign out.
+ */
 export function UserMenu({
   user,
   onCreateOrganization,
@@ -33,7 +36,7 @@ export function UserMenu({
             <Link to="/admin">Admin</Link>
           </li>
         )}
-        {user.view === 'org' && (
+        {user.view === 'org' && user.claims.includes('manage-org-settings') && (
           <li>
             <Link to="/dashboard/org-subscription">Subscription &amp; Billing</Link>
           </li>
