@@ -114,6 +114,37 @@ describe('the first day', () => {
     await qr.waitFor();
     expect(await qr.locator('svg').count()).toBe(1);
     await page.getByRole('button', { name: 'Print QR code' }).waitFor();
+
+    // A theme colour too light for white text is explained, with the nearest one that reads.
+    const theme = page.getByLabel('Theme colour', { exact: true });
+    await theme.fill('#fde68a');
+    await page.getByText(/White text on #fde68a has a contrast of 1\.\d:1/).waitFor();
+    const use = page.getByRole('button', { name: /^Use #[0-9a-f]{6}, the nearest colour/ });
+    const suggested = (await use.textContent())?.match(/#[0-9a-f]{6}/)?.[0];
+    await use.click();
+    expect(await theme.inputValue()).toBe(suggested);
+    expect(await page.getByText(/White text on/).count()).toBe(0);
+
+    // The gym's own waiver replaces the platform's on its branded signup.
+    await page
+      .getByLabel('Waiver text')
+      .fill('Lift safely.\n\nAsk a coach before your first class.');
+    await page.getByRole('button', { name: 'Save waiver' }).click();
+    await page.getByText('Your customers see your own waiver when they sign up.').waitFor();
+    const { org } = (await (await page.request.get(`${env.server.url}/api/me`)).json()) as {
+      org: { id: string };
+    };
+    const visitor = await (await env.browser.newContext()).newPage();
+    await visitor.goto(`${env.server.url}/dashboard-customer/${org.id}`);
+    await visitor.waitForURL((url) => url.pathname === '/auth/signup');
+    const waiverLink = visitor.getByRole('link', { name: 'waiver of liability' });
+    expect(await waiverLink.getAttribute('href')).toBe(
+      `/documents/waiver-of-liability?orgId=${org.id}`,
+    );
+    await visitor.goto(`${env.server.url}/documents/waiver-of-liability?orgId=${org.id}`);
+    await visitor.getByText('Ask a coach before your first class.').waitFor();
+    await visitor.getByText('New Gym', { exact: true }).first().waitFor();
+    await visitor.context().close();
     await page.context().close();
   });
 });

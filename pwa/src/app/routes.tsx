@@ -78,7 +78,7 @@ const TermsOfServicePage = lazyComponent(
   'TermsOfServicePage',
 );
 const WaiverOfLiabilityPage = lazyComponent(
-  () => import('../features/shell/pages/waiver-of-liability-page.tsx'),
+  () => import('../features/organizations/pages/waiver-of-liability-page.tsx'),
   'WaiverOfLiabilityPage',
 );
 const CookiesPage = lazyComponent(

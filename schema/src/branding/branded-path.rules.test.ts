@@ -8,6 +8,7 @@ describe('brandedOrgIdOf', () => {
     expect(brandedOrgIdOf(`/dashboard-customer/${id}`, '')).toBe(id);
     expect(brandedOrgIdOf(`/dashboard-customer/${id.toUpperCase()}/settings`, '?x=1')).toBe(id);
     expect(brandedOrgIdOf('/auth/signup', `?orgId=${id}`)).toBe(id);
+    expect(brandedOrgIdOf('/documents/waiver-of-liability', `?orgId=${id}`)).toBe(id);
     expect(brandedOrgIdOf(`/dashboard-customer/${id}x`, '')).toBeNull();
     expect(brandedOrgIdOf('/dashboard', `?orgId=${id}`)).toBeNull();
     expect(brandedOrgIdOf('/auth/login', '?orgId=nope')).toBeNull();

@@ -67,7 +67,13 @@ export const organizations = pgTable('organizations', {
   platform: text('platform', { enum: ['zipper', 'jobber'] }).notNull().default('zipper'),
   companyLocation: text('company_location'),
   attributes: jsonb('attributes')
-    .$type<{ logoUrl?: string; coachingBusinessName?: string; timezone?: string }>()
+    .$type<{
+      logoUrl?: string;
+      coachingBusinessName?: string;
+      timezone?: string;
+      /** The organisation's own waiver of liability (issue 14); absent: the platform's. */
+      waiverOfLiability?: string;
+    }>()
     .notNull()
     .default({}),
   createdAt: createdAt(),

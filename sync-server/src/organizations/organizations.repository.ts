@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import { memberships, organizations } from '@platform/schema/db';
+import { auditLog, memberships, organizations } from '@platform/schema/db';
 import { claims } from '@platform/schema/organizations/claims';
 import { DEFAULT_ORG_TIMEZONE } from '@platform/schema/organizations/organizations.zod';
 import type { Db } from '../db/open-database.ts';
@@ -44,4 +44,31 @@ export async function setOrganizationTimezone(db: Db, orgId: string, timezone: s
     .update(organizations)
     .set({ attributes: sql`${organizations.attributes} || ${JSON.stringify({ timezone })}::jsonb` })
     .where(eq(organizations.id, orgId));
+}
+
+/**
+ * The organisation's waiver text, or removes it (null: the platform's is used again), and
+ * audits who changed it — in one transaction.
+ */
+export async function saveWaiverText(
+  db: Db,
+  change: { orgId: string; actorUserId: string; text: string | null },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx
+      .update(organizations)
+      .set({
+        attributes:
+          change.text === null
+            ? sql`${organizations.attributes} - 'waiverOfLiability'`
+            : sql`${organizations.attributes} || ${JSON.stringify({ waiverOfLiability: change.text })}::jsonb`,
+      })
+      .where(eq(organizations.id, change.orgId));
+    await tx.insert(auditLog).values({
+      orgId: change.orgId,
+      actorUserId: change.actorUserId,
+      action: 'waiver-of-liability',
+      detail: { reset: change.text === null, length: change.text?.length ?? 0 },
+    });
+  });
 }

@@ -7,7 +7,15 @@ import type { OrgHome } from '@platform/schema/organizations/org-home.zod';
 import type { Db } from '../db/open-database.ts';
 import { readOrgHomeCounts } from './org-home.repository.ts';
 import {
+  defaultWaiverText,
+  type Waiver,
+  type WaiverInput,
+} from '@platform/schema/organizations/documents.zod';
+import { NotFound } from '../plugins/domain-errors.ts';
+import {
+  findOrganization,
   insertOrganizationWithOwner,
+  saveWaiverText,
   setOrganizationTimezone,
 } from './organizations.repository.ts';
 
@@ -54,4 +62,22 @@ export async function readOrgHome(
       customers: may('view-customers') ? counts.customers : null,
     },
   };
+}
+
+/** The waiver of liability customers agree to at signup: the organisation's, or the platform's. */
+export async function readWaiver(db: Db, orgId: string): Promise<Waiver> {
+  const org = await findOrganization(db, orgId);
+  if (!org) throw new NotFound('This organization does not exist.');
+  const own = org.attributes.waiverOfLiability;
+  return { orgLabel: org.label, text: own ?? defaultWaiverText, isDefault: own === undefined };
+}
+
+export async function changeWaiver(
+  db: Db,
+  orgId: string,
+  actorUserId: string,
+  input: WaiverInput,
+): Promise<Waiver> {
+  await saveWaiverText(db, { orgId, actorUserId, text: input.text === '' ? null : input.text });
+  return readWaiver(db, orgId);
 }

@@ -1,6 +1,8 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memberships, organizations } from '@platform/schema/db';
+import { randomUUID } from 'node:crypto';
+import { auditLog, memberships, organizations } from '@platform/schema/db';
+import { defaultWaiverText, documentMessages } from '@platform/schema/organizations/documents.zod';
 import { claims } from '@platform/schema/organizations/claims';
 import { organizationMessages } from '@platform/schema/organizations/organizations.zod';
 import { addMembership, insertTestOrg, insertTestUser, logInAs } from '../testing/auth-fixtures.ts';
@@ -170,6 +172,69 @@ describe.each(testDatabaseKinds)('organisations on %s', (kind) => {
       expect((await home(org.id, new CookieJar())).statusCode).toBe(401);
       expect((await home('not-a-uuid', jar)).statusCode).toBeGreaterThanOrEqual(400);
       expect((await home('not-a-uuid', jar)).statusCode).toBeLessThan(500);
+    });
+  });
+
+  describe('waiver of liability', () => {
+    const url = (orgId: string) => `/api/organizations/${orgId}/documents/waiver-of-liability`;
+    const put = (orgId: string, jar: CookieJar, text: string) =>
+      t.app.inject({ method: 'PUT', url: url(orgId), headers: jar.headers(), payload: { text } });
+
+    it('is the platform’s until the organisation writes its own, readable by anyone, audited', async () => {
+      const org = await insertTestOrg(t.db, 'Waiver Gym');
+      const owner = await insertTestUser(t.db);
+      await addMembership(t.db, owner.id, org.id, 'staff');
+      const anonymous = await t.app.inject({ method: 'GET', url: url(org.id) });
+      expect(anonymous.json()).toEqual({
+        orgLabel: 'Waiver Gym',
+        text: defaultWaiverText,
+        isDefault: true,
+      });
+
+      const { jar } = await logInAs(t.app, owner.email!, { profileType: 'use-org' });
+      const saved = await put(org.id, jar, '  Train at your own risk.\n\nNo refunds.  ');
+      expect(saved.statusCode).toBe(200);
+      expect(saved.json()).toEqual({
+        orgLabel: 'Waiver Gym',
+        text: 'Train at your own risk.\n\nNo refunds.',
+        isDefault: false,
+      });
+      expect((await t.app.inject({ method: 'GET', url: url(org.id) })).json()).toMatchObject({
+        isDefault: false,
+      });
+      const [audit] = await t.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.orgId, org.id), eq(auditLog.action, 'waiver-of-liability')));
+      expect(audit).toMatchObject({ actorUserId: owner.id, detail: { reset: false } });
+
+      expect((await put(org.id, jar, '   ')).json()).toMatchObject({
+        text: defaultWaiverText,
+        isDefault: true,
+      });
+      const nul = await put(org.id, jar, 'a\u0000b');
+      expect(nul.statusCode).toBe(400);
+      const long = await put(org.id, jar, 'x'.repeat(20_001));
+      expect(long.statusCode).toBe(400);
+      expect(long.json()).toMatchObject({ errors: [{ message: documentMessages.waiverTooLong }] });
+      expect((await t.app.inject({ method: 'GET', url: url(randomUUID()) })).statusCode).toBe(404);
+    });
+
+    it('is changed only by staff of the organisation with manage-org-settings', async () => {
+      const org = await insertTestOrg(t.db);
+      const other = await insertTestOrg(t.db);
+      const clerk = await insertTestUser(t.db);
+      await addMembership(t.db, clerk.id, org.id, 'staff', ['manage-own-time-tracking']);
+      const { jar } = await logInAs(t.app, clerk.email!, { profileType: 'use-org' });
+      expect((await put(org.id, jar, 'Mine now')).statusCode).toBe(403);
+      const owner = await insertTestUser(t.db);
+      await addMembership(t.db, owner.id, other.id, 'staff');
+      const { jar: ownerJar } = await logInAs(t.app, owner.email!, { profileType: 'use-org' });
+      expect((await put(org.id, ownerJar, 'Mine now')).statusCode).toBe(403);
+      expect((await put(org.id, new CookieJar(), 'Mine now')).statusCode).toBe(401);
+      expect((await t.app.inject({ method: 'GET', url: url(org.id) })).json()).toMatchObject({
+        isDefault: true,
+      });
     });
   });
 });

@@ -6,10 +6,13 @@ import {
 import { claims } from '@platform/schema/organizations/claims';
 import { z } from 'zod';
 import { requireClaim, requireSession } from '../plugins/session.ts';
+import { waiverInputSchema } from '@platform/schema/organizations/documents.zod';
 import {
   changeOrganizationTimezone,
+  changeWaiver,
   createOrganization,
   readOrgHome,
+  readWaiver,
 } from './organizations.service.ts';
 
 const orgParamsSchema = z.object({ orgId: z.uuid() });
@@ -33,5 +36,18 @@ export async function organizationRoutes(app: FastifyInstance) {
     const { orgId } = orgParamsSchema.parse(request.params);
     const session = await requireClaim(request, orgId.toLowerCase(), claims);
     return readOrgHome(app.db, orgId.toLowerCase(), session.claims);
+  });
+
+  /** Public: the branded signup links to it before anyone has an account. */
+  app.get('/api/organizations/:orgId/documents/waiver-of-liability', async (request) => {
+    const { orgId } = orgParamsSchema.parse(request.params);
+    return readWaiver(app.db, orgId.toLowerCase());
+  });
+
+  app.put('/api/organizations/:orgId/documents/waiver-of-liability', async (request) => {
+    const { orgId } = orgParamsSchema.parse(request.params);
+    const session = await requireClaim(request, orgId.toLowerCase(), ['manage-org-settings']);
+    const input = waiverInputSchema.parse(request.body);
+    return changeWaiver(app.db, orgId.toLowerCase(), session.user.id, input);
   });
 }

@@ -7,6 +7,8 @@ import { FormAlert } from './form-alert.tsx';
 type SignupConsentFieldsProps = {
   form: UseFormReturn<SignupFormInput, unknown, SignupFormOutput>;
   cookieConsentGiven: boolean;
+  /** A branded signup links to that organisation's own waiver. */
+  orgId?: string | undefined;
 };
 
 /** The documents open in a new tab so the half-filled form stays put. */
@@ -19,7 +21,7 @@ function DocumentLink({ to, children }: { to: string; children: string }) {
 }
 
 /** spec §5: terms always; cookies unless consent was already given (and then an alert too). */
-export function SignupConsentFields({ form, cookieConsentGiven }: SignupConsentFieldsProps) {
+export function SignupConsentFields({ form, cookieConsentGiven, orgId }: SignupConsentFieldsProps) {
   const { errors } = form.formState;
   return (
     <div className="auth-consents">
@@ -28,7 +30,9 @@ export function SignupConsentFields({ form, cookieConsentGiven }: SignupConsentF
           <>
             I agree to the{' '}
             <DocumentLink to="/documents/terms-of-service">terms of service</DocumentLink> and the{' '}
-            <DocumentLink to="/documents/waiver-of-liability">waiver of liability</DocumentLink>
+            <DocumentLink to={`/documents/waiver-of-liability${orgId ? `?orgId=${orgId}` : ''}`}>
+              waiver of liability
+            </DocumentLink>
           </>
         }
         error={errors.terms?.message}

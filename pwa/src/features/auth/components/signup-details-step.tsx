@@ -47,7 +47,11 @@ export function SignupDetailsStep({
         </StepHeading>
         <SignupAccountFields form={form} emailReadOnly={emailReadOnly} />
         {!isOrganization && <ChildrenFields form={form} />}
-        <SignupConsentFields form={form} cookieConsentGiven={cookieConsentGiven} />
+        <SignupConsentFields
+          form={form}
+          cookieConsentGiven={cookieConsentGiven}
+          orgId={isOrganization ? undefined : orgId}
+        />
         {failure && <SignupFailureAlert failure={failure} />}
         <div className="auth-actions">
           {onBack && (

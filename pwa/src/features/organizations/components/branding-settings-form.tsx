@@ -1,3 +1,4 @@
+import { ThemeColourCheck } from './theme-colour-check.tsx';
 import { useMemo } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -50,9 +51,9 @@ export function BrandingSettingsForm({
     },
   });
 
-  const [themeColor, backgroundColor] = useWatch({
+  const [themeColor, backgroundColor, appName] = useWatch({
     control,
-    name: ['themeColor', 'backgroundColor'],
+    name: ['themeColor', 'backgroundColor', 'appName'],
   });
   const colours = { themeColor, backgroundColor };
 
@@ -142,6 +143,13 @@ export function BrandingSettingsForm({
         {fieldError('shortName')}
       </div>
       {colourField('themeColor', 'Theme colour', 'The app bar and buttons.')}
+      <ThemeColourCheck
+        colour={themeColor}
+        appName={appName}
+        onUse={(colour) =>
+          setValue('themeColor', colour, { shouldDirty: true, shouldValidate: true })
+        }
+      />
       {colourField(
         'backgroundColor',
         'Background colour',

@@ -7,6 +7,7 @@ import { getBrandingSettings } from '../api/branding.ts';
 import { BrandingSettingsForm } from '../components/branding-settings-form.tsx';
 import { CustomerAppLink } from '../components/customer-app-link.tsx';
 import { LogoSettings } from '../components/logo-settings.tsx';
+import { WaiverSettings } from '../components/waiver-settings.tsx';
 import '../organizations.css';
 
 type Load =
@@ -92,6 +93,12 @@ export function OrganizationManagementPage({
             />
           </section>
         </>
+      )}
+      {user.claims.includes('manage-org-settings') && orgId && (
+        <section className="card" aria-labelledby="waiver-heading">
+          <h2 id="waiver-heading">Waiver of liability</h2>
+          <WaiverSettings orgId={orgId} />
+        </section>
       )}
     </section>
   );
