@@ -24,12 +24,12 @@ export function Modal({
           className="modal"
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
-          <header className="modal-header">
+          <div className="modal-header">
             <Dialog.Title className="modal-title">{title}</Dialog.Title>
             <Dialog.Close className="icon-button" aria-label="Close">
               ×
             </Dialog.Close>
-          </header>
+          </div>
           {description && (
             <Dialog.Description className="modal-description">{description}</Dialog.Description>
           )}

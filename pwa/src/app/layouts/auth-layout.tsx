@@ -8,10 +8,12 @@ export function AuthLayout() {
   const branding = useBranding();
   return (
     <div className="auth-layout">
-      <p className="auth-brand">
-        <img src={branding.iconSrc} alt="" width={32} height={32} />
-        {branding.appName}
-      </p>
+      <header>
+        <p className="auth-brand">
+          <img src={branding.iconSrc} alt="" width={32} height={32} />
+          {branding.appName}
+        </p>
+      </header>
       <main id="main">
         <Suspense fallback={<PageLoading />}>
           <Outlet />
