@@ -4,7 +4,10 @@ import { DisclosureMenu } from '../../../components/disclosure-menu.tsx';
 import { Avatar } from './avatar.tsx';
 import { SignOutLink } from './sign-out-link.tsx';
 
-/** spec §2 User menu: Dashboard, Admin (admins), Subscription & Billing (org view), Sign out. */
+/**
+ * spec §2 User menu: Dashboard, Admin (admins), Subscription & Billing (org view), Sign out —
+ * and the person's own Settings (issue 14: staff set their kiosk PIN there).
+ */
 export function UserMenu({
   user,
   onCreateOrganization,
@@ -27,6 +30,9 @@ export function UserMenu({
       <ul className="menu-list">
         <li>
           <Link to="/dashboard">Dashboard</Link>
+        </li>
+        <li>
+          <Link to={settingsPathOf(user)}>Settings</Link>
         </li>
         {user.role === 'admin' && (
           <li>
@@ -51,4 +57,10 @@ export function UserMenu({
       </ul>
     </DisclosureMenu>
   );
+}
+
+/** The person's own settings, in the app they are using (a branded customer app has its own). */
+function settingsPathOf(user: CurrentUser): string {
+  if (user.view === 'customer' && user.org) return `/dashboard-customer/${user.org.id}/settings`;
+  return '/dashboard/settings';
 }
