@@ -8,6 +8,7 @@ import { useToast } from '../../../components/toast/toast-context.ts';
 import type { TeamChanges } from '../hooks/use-team.ts';
 import { teamFailureText } from '../team-failure.ts';
 import { ClaimsEditor } from './claims-editor.tsx';
+import { DialogActions } from './dialog-actions.tsx';
 
 /** Change what one member may do: their role, or their claims one by one. */
 export function ChangeMemberDialog({
@@ -64,19 +65,12 @@ export function ChangeMemberDialog({
           error={error ?? undefined}
         />
         <FormNotice notice={failure ? { tone: 'error', text: failure } : null} />
-        <div className="button-row">
-          <button
-            type="submit"
-            className="button"
-            disabled={change.isPending}
-            aria-busy={change.isPending || undefined}
-          >
-            {change.isPending ? 'Saving…' : 'Save'}
-          </button>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions
+          busy={change.isPending}
+          label="Save"
+          busyLabel="Saving…"
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

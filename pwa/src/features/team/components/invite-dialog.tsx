@@ -10,6 +10,7 @@ import { useToast } from '../../../components/toast/toast-context.ts';
 import type { TeamChanges } from '../hooks/use-team.ts';
 import { fieldErrorsOf, teamFailureText } from '../team-failure.ts';
 import { ClaimsEditor } from './claims-editor.tsx';
+import { DialogActions } from './dialog-actions.tsx';
 
 type Errors = { email?: string; claims?: string };
 
@@ -94,26 +95,15 @@ export function InviteDialog({
           error={errors.claims}
         />
         <FormNotice notice={failure ? { tone: 'error', text: failure } : null} />
-        <div className="button-row">
-          <button
-            type="submit"
-            className="button"
-            disabled={invite.isPending}
-            aria-busy={invite.isPending || undefined}
-          >
-            {invite.isPending ? 'Sending…' : 'Send invitation'}
-          </button>
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => {
-              reset();
-              onOpenChange(false);
-            }}
-          >
-            Cancel
-          </button>
-        </div>
+        <DialogActions
+          busy={invite.isPending}
+          label="Send invitation"
+          busyLabel="Sending…"
+          onCancel={() => {
+            reset();
+            onOpenChange(false);
+          }}
+        />
       </form>
     </Modal>
   );
