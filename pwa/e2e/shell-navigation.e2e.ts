@@ -68,6 +68,7 @@ describe('the navigation each person sees', () => {
     const menu = await userMenuItems(page);
     expect(menu).toEqual([
       'Dashboard',
+      'Settings',
       'Subscription & Billing',
       'Create organization',
       'Sign out',

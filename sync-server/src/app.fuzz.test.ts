@@ -56,6 +56,7 @@ describe.each(testDatabaseKinds)('every route on %s', (kind) => {
       params: {
         collection: collectionNames,
         rosterId: [customer.id],
+        userId: [a.staff.id],
         orgId: [a.org.id],
         version: ['1'],
         file: ['icon-192.png', 'manifest.webmanifest', `${a.org.id}.webmanifest`],

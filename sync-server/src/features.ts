@@ -9,6 +9,7 @@ import { notificationRoutes } from './notifications/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
+import { teamRoutes } from './team/routes.ts';
 import { timeTrackingRoutes } from './time-tracking/routes.ts';
 
 export type FeatureOptions = AuthRoutesOptions;
@@ -26,4 +27,5 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(settingsRoutes);
   await app.register(kioskRoutes);
   await app.register(crmRoutes);
+  await app.register(teamRoutes);
 }

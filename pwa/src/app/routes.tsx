@@ -73,6 +73,10 @@ const PurchaseHistoryPage = lazyComponent(
   () => import('../features/customer-app/pages/purchase-history-page.tsx'),
   'PurchaseHistoryPage',
 );
+const JoinTeamPage = lazyComponent(
+  () => import('../features/team/pages/join-team-page.tsx'),
+  'JoinTeamPage',
+);
 const TermsOfServicePage = lazyComponent(
   () => import('../features/shell/pages/terms-of-service-page.tsx'),
   'TermsOfServicePage',
@@ -169,6 +173,8 @@ export const publicRoutes: RouteObject[] = [
   { path: 'documents/terms-of-service', element: <TermsOfServicePage /> },
   { path: 'documents/waiver-of-liability', element: <WaiverOfLiabilityPage /> },
   { path: 'documents/cookies', element: <CookiesPage /> },
+  // An emailed team invitation opens here, signed in or not (issue 14).
+  { path: 'join-team', element: <JoinTeamPage /> },
   notBuilt('website-builder', 'Website builder'),
   notBuilt('request-a-domain', 'Request a domain'),
   notBuilt('request-a-free-website-draft', 'Request a free website draft'),

@@ -365,6 +365,40 @@ export const crmInvitations = pgTable(
   (t) => [index('crm_invitations_person').on(t.userId)],
 );
 
+/**
+ * An invitation to join an organisation's staff (issue 14, decision 0052). Only the emailed
+ * token's SHA-256 is kept; the token alone opens it (an address match never does: signup does
+ * not prove an address), once, before it expires. At most one is open per address and
+ * organisation (a resend gives it a new token).
+ */
+export const teamInvitations = pgTable(
+  'team_invitations',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** Lower-cased. */
+    email: text('email').notNull(),
+    claims: text('claims').array().notNull(),
+    invitedBy: uuid('invited_by').references(() => users.id, { onDelete: 'set null' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** When the current token was emailed (a resend replaces the token). */
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    acceptedByUserId: uuid('accepted_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    declinedAt: timestamp('declined_at', { withTimezone: true }),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('team_invitations_open')
+      .on(t.orgId, t.email)
+      .where(sql`${t.acceptedAt} is null and ${t.declinedAt} is null and ${t.cancelledAt} is null`),
+  ],
+);
+
 export const tables = {
   users,
   organizations,
@@ -382,4 +416,5 @@ export const tables = {
   kioskPins,
   customerMetrics,
   crmInvitations,
+  teamInvitations,
 };

@@ -26,7 +26,7 @@ export type OrgHome = z.infer<typeof orgHomeSchema>;
 /** The steps in order; products and schedule come with their issues and are shown as such. */
 export const setupSteps = [
   { key: 'branding', label: 'Brand your customer app', path: '/dashboard/organization-management' },
-  { key: 'team', label: 'Invite your team', path: '/dashboard/organization-management#team' },
+  { key: 'team', label: 'Invite your team', path: '/dashboard/organization-management#team-heading' },
   { key: 'customers', label: 'Add your first customers', path: '/dashboard/crm' },
 ] as const;
 export const upcomingSetupSteps = ['Add products and memberships', 'Publish your class schedule'];

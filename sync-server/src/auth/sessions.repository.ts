@@ -137,3 +137,21 @@ export async function revokeUserSessions(db: Db, userId: string, exceptSessionId
     .set({ revokedAt: new Date() })
     .where(and(...conditions));
 }
+
+/**
+ * Ends the person's sessions in the organisation's view (they left its staff): the next
+ * request of such a session is signed out instead of drawing an organisation it has no part in.
+ */
+export async function revokeOrgViewSessions(db: Db, userId: string, orgId: string) {
+  await db
+    .update(sessions)
+    .set({ revokedAt: new Date() })
+    .where(
+      and(
+        eq(sessions.userId, userId),
+        eq(sessions.view, 'org'),
+        eq(sessions.orgId, orgId),
+        isNull(sessions.revokedAt),
+      ),
+    );
+}

@@ -9,6 +9,7 @@ import {
   passwordResetTokens,
   rateLimits,
   sessions,
+  teamInvitations,
 } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
 
@@ -48,6 +49,18 @@ const rules = {
     table: crmInvitations,
     id: crmInvitations.id,
     pastUse: endedBefore(crmInvitations.expiresAt, crmInvitations.acceptedAt),
+  },
+  // A team invitation ends by acceptance, refusal or cancellation, whichever came.
+  teamInvitations: {
+    table: teamInvitations,
+    id: teamInvitations.id,
+    pastUse: (before: Date) =>
+      or(
+        lt(teamInvitations.expiresAt, before),
+        lt(teamInvitations.acceptedAt, before),
+        lt(teamInvitations.declinedAt, before),
+        lt(teamInvitations.cancelledAt, before),
+      ),
   },
   kioskDevices: {
     table: kioskDevices,

@@ -17,6 +17,7 @@ export async function pruneExpiredData(
     rateLimits: retention.forgottenRateLimitsMs,
     resetTokens: retention.usedResetTokensMs,
     invitations: retention.endedInvitationsMs,
+    teamInvitations: retention.endedInvitationsMs,
     kioskDevices: retention.endedKiosksMs,
     auditRows: auditRetentionMs(settings.auditRetentionDays),
     sentNotices: retention.sentNoticesMs,

@@ -11,6 +11,7 @@ import {
   passwordResetTokens,
   rateLimits,
   sessions,
+  teamInvitations,
 } from '@platform/schema/db';
 import { insertTestOrg, insertTestUser } from '../testing/auth-fixtures.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
@@ -122,6 +123,20 @@ describe.each(testDatabaseKinds)('the prune job on %s', (kind) => {
         tokenHash: token(),
         expiresAt,
         acceptedAt: endedAt,
+      }),
+    },
+    {
+      what: 'team invitations cancelled or expired',
+      table: teamInvitations,
+      id: teamInvitations.id,
+      grace: retention.endedInvitationsMs,
+      row: (expiresAt: Date, endedAt: Date | null) => ({
+        orgId,
+        email: `${token()}@example.test`,
+        claims: ['view-customers'],
+        tokenHash: token(),
+        expiresAt,
+        cancelledAt: endedAt,
       }),
     },
     {

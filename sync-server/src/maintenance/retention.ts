@@ -12,7 +12,7 @@ export const retention = {
   forgottenRateLimitsMs: 0,
   /** After a reset or set-password link was used or expired (only hashes are stored). */
   usedResetTokensMs: DAY_MS,
-  /** After an invitation was accepted or expired. */
+  /** After an invitation (a customer's or a team one) was answered, cancelled or expired. */
   endedInvitationsMs: 30 * DAY_MS,
   /** After a kiosk was left, revoked or expired. */
   endedKiosksMs: 30 * DAY_MS,

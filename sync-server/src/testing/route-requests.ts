@@ -36,6 +36,11 @@ import {
   setOrganizationTimezoneInputSchema,
 } from '@platform/schema/organizations/organizations.zod';
 import { settingsRequestSchema } from '@platform/schema/settings/settings.zod';
+import {
+  changeMemberInputSchema,
+  inviteStaffInputSchema,
+  teamInvitationTokenInputSchema,
+} from '@platform/schema/team/team.zod';
 import { collectionNames, replicatedCollections } from '@platform/schema/sync/collections';
 import { pullQuerySchema, withDeleted } from '@platform/schema/sync/sync.zod';
 import {
@@ -97,6 +102,11 @@ export const bodySchemas: Record<string, z.ZodType[]> = {
   'PUT /api/crm/customers/:rosterId/tags': [setTagsRequestSchema],
   'POST /api/crm/customers/:rosterId/notes': [addNoteRequestSchema],
   'POST /api/crm/customers/:rosterId/metrics': [addMetricRequestSchema],
+  'POST /api/team/invitations': [inviteStaffInputSchema],
+  'PUT /api/team/members/:userId': [changeMemberInputSchema],
+  'POST /api/team-invitations/preview': [teamInvitationTokenInputSchema],
+  'POST /api/team-invitations/accept': [teamInvitationTokenInputSchema],
+  'POST /api/team-invitations/decline': [teamInvitationTokenInputSchema],
   'POST /api/sync/:collection/push': collectionNames.map((name) =>
     pushRowsOf(replicatedCollections[name].schema),
   ),

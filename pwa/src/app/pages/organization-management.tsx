@@ -1,13 +1,16 @@
 import { SendTestNotificationButton } from '../../features/notifications/components/send-test-notification-button.tsx';
 import { OrganizationManagementPage } from '../../features/organizations/pages/organization-management-page.tsx';
+import { TeamSection } from '../../features/team/components/team-section.tsx';
 
 /**
  * The organisation page with what other features add to it (composed here: features never
- * import each other): staff send themselves a test notification from the branding settings.
+ * import each other): the Team (features/team) for staff with manage-org-staff, and a test
+ * notification staff send themselves from the branding settings.
  */
 export function OrganizationManagement() {
   return (
     <OrganizationManagementPage
+      team={<TeamSection />}
       testNotification={(orgId) => <SendTestNotificationButton orgId={orgId} />}
     />
   );

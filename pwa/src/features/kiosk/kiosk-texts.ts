@@ -13,3 +13,7 @@ export function pendingText(count: number): string {
   if (count === 0) return 'All actions sent';
   return `${count} ${count === 1 ? 'action' : 'actions'} waiting to be sent`;
 }
+
+/** Where a person sets their kiosk PIN: their own settings, the Kiosk PIN section. */
+export const KIOSK_PIN_SECTION_ID = 'kiosk-pin';
+export const KIOSK_PIN_SETTINGS_PATH = `/dashboard/settings#${KIOSK_PIN_SECTION_ID}`;

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { kioskMessages, pinLockedMessage } from '@platform/schema/kiosk/kiosk.messages';
@@ -13,6 +13,7 @@ import { FormNotice, type Notice } from '../../../components/form-notice.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { getKioskPinStatus } from '../api/get-kiosk-pin-status.ts';
+import { KIOSK_PIN_SECTION_ID } from '../kiosk-texts.ts';
 import { removeKioskPin } from '../api/remove-kiosk-pin.ts';
 import { setKioskPin } from '../api/set-kiosk-pin.ts';
 
@@ -36,6 +37,15 @@ export function KioskPinSection() {
     defaultValues: emptyForm,
   });
   const { errors, isSubmitting } = form.formState;
+  const heading = useRef<HTMLHeadingElement>(null);
+
+  // The kiosk's PIN screen links here (KIOSK_PIN_SETTINGS_PATH): the section shows once the
+  // page has loaded, after the browser looked for the #fragment, so bring it into view.
+  useEffect(() => {
+    if (window.location.hash !== `#${KIOSK_PIN_SECTION_ID}`) return;
+    heading.current?.scrollIntoView({ block: 'start' });
+    heading.current?.focus();
+  }, []);
 
   useEffect(() => {
     let live = true;
@@ -70,8 +80,14 @@ export function KioskPinSection() {
 
   const lockedFor = pinLockRemainingMs(new Date(), status?.lockedUntil);
   return (
-    <section className="kiosk-pin-section" aria-labelledby="kiosk-pin-section-heading">
-      <h2 id="kiosk-pin-section-heading">Kiosk PIN</h2>
+    <section
+      id={KIOSK_PIN_SECTION_ID}
+      className="kiosk-pin-section"
+      aria-labelledby="kiosk-pin-section-heading"
+    >
+      <h2 id="kiosk-pin-section-heading" ref={heading} tabIndex={-1}>
+        Kiosk PIN
+      </h2>
       <p>At the front-desk kiosk you clock in and out with a personal PIN of 4 to 8 digits.</p>
       {status && (
         <p>

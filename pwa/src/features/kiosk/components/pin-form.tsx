@@ -4,7 +4,9 @@ import { z } from 'zod';
 import { pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
 import type { Kiosk, KioskStaffMember } from '@platform/schema/kiosk/kiosk.zod';
 import { TextField } from '../../../components/form-fields.tsx';
+import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { checkPin } from '../pin-check.ts';
+import { KIOSK_PIN_SETTINGS_PATH } from '../kiosk-texts.ts';
 
 const pinFormSchema = z.object({ pin: pinSchema });
 type PinForm = z.infer<typeof pinFormSchema>;
@@ -40,6 +42,7 @@ export function PinForm({
   return (
     <section className="kiosk-panel" aria-labelledby="kiosk-pin-heading">
       <h1 id="kiosk-pin-heading">Hello, {person.name}</h1>
+      {person.pin === null && <p className="kiosk-muted">{kioskMessages.noPin}</p>}
       <form className="form kiosk-form" noValidate onSubmit={(event) => void submit(event)}>
         <TextField
           label="PIN"
@@ -66,6 +69,15 @@ export function PinForm({
           </button>
         </div>
       </form>
+      <p className="kiosk-muted kiosk-pin-help">
+        {person.pin === null ? 'No PIN yet?' : 'Forgot your PIN?'} Set one in your own settings,
+        under Kiosk PIN, on your phone or computer:{' '}
+        {/* A new window, so the kiosk keeps its screen; the text sends people to their own device. */}
+        <a href={KIOSK_PIN_SETTINGS_PATH} target="_blank" rel="noopener noreferrer">
+          {window.location.host}
+          {KIOSK_PIN_SETTINGS_PATH}
+        </a>
+      </p>
     </section>
   );
 }

@@ -1,5 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import type { BrandingSettingsResponse } from '@platform/schema/branding/branding.zod';
+import { TEAM_CLAIM } from '@platform/schema/team/team.rules';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { NetworkError } from '../../../lib/api.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
@@ -17,17 +18,21 @@ type Load =
 
 /**
  * /dashboard/organization-management: the organisation's branded customer app (claim
- * manage-org-branding) — name, colours, logo, time zone, and the link customers install from.
- * `testNotification` is composed in by the app (the notifications feature).
+ * manage-org-branding) — name, colours, logo, time zone, and the link customers install from —
+ * and its team (claim manage-org-staff). `team` and `testNotification` are composed in by the
+ * app (the team and notifications features).
  */
 export function OrganizationManagementPage({
+  team,
   testNotification,
 }: {
+  team?: ReactNode;
   testNotification?: (orgId: string) => ReactNode;
 }) {
   const user = useSignedInUser();
   const orgId = user.org?.id ?? '';
   const mayBrand = user.claims.includes('manage-org-branding');
+  const mayStaff = user.claims.includes(TEAM_CLAIM);
   const [load, setLoad] = useState<Load>({ status: 'loading' });
 
   useEffect(() => {
@@ -94,6 +99,7 @@ export function OrganizationManagementPage({
           </section>
         </>
       )}
+      {mayStaff && team}
       {user.claims.includes('manage-org-settings') && orgId && (
         <section className="card" aria-labelledby="waiver-heading">
           <h2 id="waiver-heading">Waiver of liability</h2>

@@ -6,7 +6,8 @@ import { SignOutLink } from './sign-out-link.tsx';
 
 /**
  * spec §2 User menu: Dashboard, Admin (admins), Subscription & Billing (org view — for those
- * who may change the organisation's settings, not a time-only employee), Sign out.
+ * who may change the organisation's settings, not a time-only employee), Sign out — and the
+ * person's own Settings (issue 14: staff set their kiosk PIN there).
  */
 export function UserMenu({
   user,
@@ -31,6 +32,9 @@ export function UserMenu({
         <li>
           <Link to="/dashboard">Dashboard</Link>
         </li>
+        <li>
+          <Link to={settingsPathOf(user)}>Settings</Link>
+        </li>
         {user.role === 'admin' && (
           <li>
             <Link to="/admin">Admin</Link>
@@ -54,4 +58,10 @@ export function UserMenu({
       </ul>
     </DisclosureMenu>
   );
+}
+
+/** The person's own settings, in the app they are using (a branded customer app has its own). */
+function settingsPathOf(user: CurrentUser): string {
+  if (user.view === 'customer' && user.org) return `/dashboard-customer/${user.org.id}/settings`;
+  return '/dashboard/settings';
 }
