@@ -18,7 +18,9 @@ import {
   type AccountDatabase,
 } from '../db/database.ts';
 import type { CollectionName } from '@platform/schema/sync/collections';
-import { rosterItems } from '@platform/schema/db';
+import { rosterItems, timeEntries } from '@platform/schema/db';
+import { syncMessages } from '@platform/schema/sync/sync.messages';
+import { eq } from 'drizzle-orm';
 import { saveDocument } from './local-writes.ts';
 import { removeStaleFamilyScopes } from './start-account-sync.ts';
 import type { SyncEngine } from './replication.ts';
@@ -140,6 +142,33 @@ describe('RxDB replication against the real server', () => {
     });
     await until(
       async () => (await desk.db.collectionOf('time-entries').findOne(bad.id).exec()) === null,
+    );
+  });
+
+  it('drops a document the server no longer has, keeping the change aside with the reason', async () => {
+    const desk = await device('gone', org.manager, base);
+    devices.push(desk);
+    const { _deleted, ...doc } = timeEntry(org.org.id, org.manager.id);
+    void _deleted;
+    await saveDocument(desk.db, 'time-entries', doc, new Date(doc.updatedAt));
+    await desk.sync.awaitInSync();
+    // Removed around the app, as a person's rows go when the person is deleted: no tombstone.
+    await until(
+      async () =>
+        (await t.db.delete(timeEntries).where(eq(timeEntries.id, doc.id)).returning()).length === 1,
+    );
+    desk.link.online = false;
+    await saveDocument(desk.db, 'time-entries', { ...doc, breakIntervals: [] });
+    desk.link.online = true;
+    desk.sync.reconnect();
+
+    await until(async () => (await desk.db.rejections.find().exec()).length === 1, 10_000);
+    const [rejection] = await desk.db.rejections.find().exec();
+    expect(rejection?.documentId).toBe(doc.id);
+    expect(rejection?.message).toBe(syncMessages.notAmongYours);
+    // Not kept as it was last seen: nothing on the server would ever update or remove it.
+    await until(
+      async () => (await desk.db.collectionOf('time-entries').findOne(doc.id).exec()) === null,
     );
   });
 

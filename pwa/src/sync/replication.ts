@@ -17,6 +17,7 @@ import {
   PUSH_REQUEST_BYTES,
   pushTooLargeMessage,
 } from '@platform/schema/sync/push-limits';
+import { syncMessages } from '@platform/schema/sync/sync.messages';
 import { z } from 'zod';
 import type { AccountDatabase, Doc } from '../db/database.ts';
 import { openChangeStream } from './change-stream.ts';
@@ -134,7 +135,8 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
     };
 
     // A refused row must never block the queue: keep it aside with the reason, take the
-    // server's state for it (a tombstone when the server never had it), push the rest.
+    // server's state for it (a tombstone when the server has none the device may see, which
+    // it says with notAmongYours — decision 0048), push the rest.
     const setAside = async (rows: Row[], errors: Array<{ id: string; message: string }>) => {
       const reasons = new Map(errors.map((e) => [e.id, e.message]));
       const unreadable = errors.find((e) => !rows.some((r) => r.newDocumentState.id === e.id));
@@ -158,13 +160,16 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
       }
       const rest = rows.filter((row) => !isRefused(row));
       const restConflicts = rest.length ? await pushPart(rest) : [];
-      const resets = rows.filter(isRefused).map(
-        (row) =>
-          (row.assumedMasterState ?? {
-            ...row.newDocumentState,
-            _deleted: true,
-          }) as WithDeleted<Doc>,
-      );
+      const resets = rows.filter(isRefused).map((row) => {
+        const serverHasNone =
+          !row.assumedMasterState ||
+          reasons.get(row.newDocumentState.id) === syncMessages.notAmongYours;
+        return (
+          serverHasNone
+            ? { ...(row.assumedMasterState ?? row.newDocumentState), _deleted: true }
+            : row.assumedMasterState
+        ) as WithDeleted<Doc>;
+      });
       return [...restConflicts, ...resets];
     };
 
