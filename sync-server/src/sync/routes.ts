@@ -10,7 +10,7 @@ import { ChangeHub } from './change-feed.ts';
 import { collectionDefinitions } from './collections/definitions.ts';
 import { pullChanges } from './pull.ts';
 import { pushChanges, PushRefused } from './push.ts';
-import { unreadableRowLogMessage, type ReportUnreadable } from './read-document.ts';
+import { reportUnreadableTo } from './read-document.ts';
 import { StreamSlots } from './stream-slots.ts';
 import { MAX_STREAMS_PER_HOLDER, OpenStreams, openStream } from './stream.ts';
 
@@ -46,14 +46,6 @@ export const syncRoutes = fp(
     // Before the server waits for its connections: streams never end by themselves.
     app.addHook('preClose', async () => streams.endAll());
 
-    // Logged with the request (its id, who asked) and counted, never answered with a 500.
-    const reportUnreadable =
-      (request: FastifyRequest): ReportUnreadable =>
-      (row) => {
-        request.log.warn({ unreadableRow: row }, unreadableRowLogMessage);
-        app.metrics.add('sync_unreadable_rows_total', { collection: row.collection });
-      };
-
     app.get('/api/sync/:collection/pull', async (request) => {
       const collection = definitionOf(request.params);
       const { actor } = await replicatingActor(app, request);
@@ -67,7 +59,7 @@ export const syncRoutes = fp(
         scope,
         checkpoint,
         query.batchSize,
-        reportUnreadable(request),
+        reportUnreadableTo(app, request),
       );
     });
 
@@ -94,7 +86,7 @@ export const syncRoutes = fp(
             actor,
             scope,
             rows,
-            reportUnreadable(request),
+            reportUnreadableTo(app, request),
           );
         } catch (error) {
           if (error instanceof PushRefused) return reply.code(422).send({ errors: error.errors });
