@@ -18,60 +18,16 @@ import {
   type AccountDatabase,
 } from '../db/database.ts';
 import type { CollectionName } from '@platform/schema/sync/collections';
-import { rosterItems } from '@platform/schema/db';
+import { rosterItems, timeEntries } from '@platform/schema/db';
+import { syncMessages } from '@platform/schema/sync/sync.messages';
+import { eq } from 'drizzle-orm';
 import { saveDocument } from './local-writes.ts';
 import { removeStaleFamilyScopes } from './start-account-sync.ts';
-import { startSync, type SyncEngine } from './replication.ts';
+import type { SyncEngine } from './replication.ts';
+import { openTestDevice, until } from './test-device.ts';
 
-/**
- * A device: its own local database, and a fetch that keeps its cookies as a browser does
- * (set, replaced, cleared by the server) and can go offline.
- */
-async function device(
-  label: string,
-  who: Person,
-  base: string,
-  collections: CollectionName[] = ['time-entries'],
-) {
-  const link = { online: true };
-  const cookies = new Map(
-    (who.jar.headers().cookie ?? '')
-      .split('; ')
-      .filter(Boolean)
-      .map((pair) => pair.split('=') as [string, string]),
-  );
-  const deviceFetch: typeof fetch = async (input, init) => {
-    if (!link.online) throw new TypeError('Failed to fetch');
-    const headers = new Headers(init?.headers);
-    headers.set('cookie', [...cookies].map(([k, v]) => `${k}=${v}`).join('; '));
-    const response = await fetch(input, { ...init, headers });
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const [name = '', value = ''] = pair.split('=');
-      if (!value || attributes.some((a) => /max-age=0/i.test(a.trim()))) cookies.delete(name);
-      else cookies.set(name, value);
-    }
-    return response;
-  };
-  const db = await openAccountDatabase(`${who.id}${label}`, { multiInstance: false });
-  const sync = startSync(db, {
-    collections,
-    baseUrl: base,
-    fetch: deviceFetch,
-    waitForLeadership: false,
-    retryTime: 200,
-  });
-  return { db, sync, link, cookies };
-}
-
-const until = async (check: () => Promise<boolean>, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('condition not met in time');
-};
+const device = (label: string, who: Person, base: string, collections?: CollectionName[]) =>
+  openTestDevice(label, who, base, { collections });
 
 describe('RxDB replication against the real server', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -186,6 +142,33 @@ describe('RxDB replication against the real server', () => {
     });
     await until(
       async () => (await desk.db.collectionOf('time-entries').findOne(bad.id).exec()) === null,
+    );
+  });
+
+  it('drops a document the server no longer has, keeping the change aside with the reason', async () => {
+    const desk = await device('gone', org.manager, base);
+    devices.push(desk);
+    const { _deleted, ...doc } = timeEntry(org.org.id, org.manager.id);
+    void _deleted;
+    await saveDocument(desk.db, 'time-entries', doc, new Date(doc.updatedAt));
+    await desk.sync.awaitInSync();
+    // Removed around the app, as a person's rows go when the person is deleted: no tombstone.
+    await until(
+      async () =>
+        (await t.db.delete(timeEntries).where(eq(timeEntries.id, doc.id)).returning()).length === 1,
+    );
+    desk.link.online = false;
+    await saveDocument(desk.db, 'time-entries', { ...doc, breakIntervals: [] });
+    desk.link.online = true;
+    desk.sync.reconnect();
+
+    await until(async () => (await desk.db.rejections.find().exec()).length === 1, 10_000);
+    const [rejection] = await desk.db.rejections.find().exec();
+    expect(rejection?.documentId).toBe(doc.id);
+    expect(rejection?.message).toBe(syncMessages.notAmongYours);
+    // Not kept as it was last seen: nothing on the server would ever update or remove it.
+    await until(
+      async () => (await desk.db.collectionOf('time-entries').findOne(doc.id).exec()) === null,
     );
   });
 

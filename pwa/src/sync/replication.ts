@@ -12,10 +12,17 @@ import {
   withDeleted,
   type Checkpoint,
 } from '@platform/schema/sync/sync.zod';
+import {
+  PUSH_BATCH_SIZE,
+  PUSH_REQUEST_BYTES,
+  pushTooLargeMessage,
+} from '@platform/schema/sync/push-limits';
+import { syncMessages } from '@platform/schema/sync/sync.messages';
 import { z } from 'zod';
 import type { AccountDatabase, Doc } from '../db/database.ts';
 import { openChangeStream } from './change-stream.ts';
 import { firstPullsOf } from './first-pull.ts';
+import { partsBySize } from './push-parts.ts';
 import { pendingWritesOf } from './pending-writes.ts';
 
 export class SyncHttpError extends Error {
@@ -41,6 +48,7 @@ export type SyncOptions = {
 };
 
 type Row = RxReplicationWriteToMasterRow<Doc>;
+const utf8 = new TextEncoder();
 
 /**
  * Replicates the account's collections with the server: checkpointed pull, push with conflict
@@ -66,6 +74,8 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
       }
     });
   };
+  // What the way to the server takes in one push; lowered for good after a 413.
+  let requestBytes = PUSH_REQUEST_BYTES;
   const triggers = new Map<CollectionName, Subject<RxReplicationPullStreamItem<Doc, Checkpoint>>>();
 
   const request = async (path: string, init?: RequestInit) => {
@@ -94,12 +104,29 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
     const trigger = new Subject<RxReplicationPullStreamItem<Doc, Checkpoint>>();
     triggers.set(name, trigger);
 
+    // A batch goes in parts of at most `requestBytes`; a part refused for its size on the way
+    // (413: a proxy's limit, an older server) is cut smaller and never sent whole again, and a
+    // single row refused so is set aside like any refused change (decision 0047).
     const push = async (rows: Row[]): Promise<WithDeleted<Doc>[]> => {
+      const conflicts: WithDeleted<Doc>[] = [];
+      for (const part of partsBySize(rows, requestBytes)) conflicts.push(...(await pushPart(part)));
+      return conflicts;
+    };
+
+    const pushPart = async (rows: Row[]): Promise<WithDeleted<Doc>[]> => {
+      const body = JSON.stringify(rows);
       const response = await request(`/api/sync/${name}/push`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(rows),
+        body,
       });
+      if (response.status === 413) {
+        const [only] = rows;
+        if (rows.length === 1 && only)
+          return setAside(rows, [{ id: only.newDocumentState.id, message: pushTooLargeMessage }]);
+        requestBytes = Math.min(requestBytes, Math.floor(utf8.encode(body).length / 2));
+        return push(rows);
+      }
       if (response.status === 422)
         return setAside(rows, pushRejectionSchema.parse(await response.json()).errors);
       if (!response.ok) throw new SyncHttpError(response.status);
@@ -108,7 +135,8 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
     };
 
     // A refused row must never block the queue: keep it aside with the reason, take the
-    // server's state for it (a tombstone when the server never had it), push the rest.
+    // server's state for it (a tombstone when the server has none the device may see, which
+    // it says with notAmongYours — decision 0048), push the rest.
     const setAside = async (rows: Row[], errors: Array<{ id: string; message: string }>) => {
       const reasons = new Map(errors.map((e) => [e.id, e.message]));
       const unreadable = errors.find((e) => !rows.some((r) => r.newDocumentState.id === e.id));
@@ -131,14 +159,17 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
         pending.remove(name, id);
       }
       const rest = rows.filter((row) => !isRefused(row));
-      const restConflicts = rest.length ? await push(rest) : [];
-      const resets = rows.filter(isRefused).map(
-        (row) =>
-          (row.assumedMasterState ?? {
-            ...row.newDocumentState,
-            _deleted: true,
-          }) as WithDeleted<Doc>,
-      );
+      const restConflicts = rest.length ? await pushPart(rest) : [];
+      const resets = rows.filter(isRefused).map((row) => {
+        const serverHasNone =
+          !row.assumedMasterState ||
+          reasons.get(row.newDocumentState.id) === syncMessages.notAmongYours;
+        return (
+          serverHasNone
+            ? { ...(row.assumedMasterState ?? row.newDocumentState), _deleted: true }
+            : row.assumedMasterState
+        ) as WithDeleted<Doc>;
+      });
       return [...restConflicts, ...resets];
     };
 
@@ -169,7 +200,7 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
           };
         },
       },
-      push: { batchSize: 100, handler: push },
+      push: { batchSize: PUSH_BATCH_SIZE, handler: push },
     });
     state.sent$.subscribe((doc) => pending.remove(name, doc.id));
     void state.awaitInitialReplication().then(

@@ -16,6 +16,9 @@ const UNTIL_MS = Date.parse(TIME_RANGE.until);
 /** The same words in the browser's forms and in the server's 4xx answers. */
 export const timeOutOfRangeMessage = 'Times must lie between the years 1900 and 2199.';
 
+/** How long every time in a document is as text: four-digit years (the range), ms, `Z`. */
+export const ISO_TIME_LENGTH = '2000-01-01T00:00:00.000Z'.length;
+
 /** Whether an instant (epoch milliseconds) lies in TIME_RANGE. */
 export const isInTimeRange = (ms: number): boolean => ms >= FROM_MS && ms < UNTIL_MS;
 

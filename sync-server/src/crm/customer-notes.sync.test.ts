@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { crmMessages } from '@platform/schema/crm/crm.messages';
 import type { CustomerProfile } from '@platform/schema/crm/crm.zod';
+import { NOTE_MAX } from '@platform/schema/crm/customer-note.zod';
 import { customerNotes, rosterItems } from '@platform/schema/db';
+import { PUSH_BATCH_SIZE } from '@platform/schema/sync/push-limits';
 import { seedFamilies } from '../families/families.fixtures.ts';
 import { enrolCustomer } from '../roster/roster.service.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
@@ -152,5 +154,19 @@ describe.each(testDatabaseKinds)('customer notes replication on %s', (kind) => {
     expect((await pull(f.clerk.jar)).statusCode).toBe(403);
     expect((await pull(f.parent.jar)).statusCode).toBe(403);
     expect((await pushNew(f.parent.jar, [note({ authorId: f.parent.id })])).statusCode).toBe(403);
+  });
+
+  it('takes a whole batch of the longest notes in non-Latin text (issue 12: it was 413 for ever)', async () => {
+    // 3 bytes of UTF-8 a character: 100 × 5,000 characters is 1.5 MB, past the app's 1 MiB.
+    const body = '練習後の膝の状態を記録。'.repeat(NOTE_MAX).slice(0, NOTE_MAX);
+    const notes = Array.from({ length: PUSH_BATCH_SIZE }, () => note({ body }));
+    const rows = notes.map((doc) => ({ assumedMasterState: null, newDocumentState: doc }));
+    expect(Buffer.byteLength(JSON.stringify(rows))).toBeGreaterThan(1_500_000);
+
+    const res = await push(f.manager.jar, rows);
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual([]);
+    const stored = await t.db.select().from(customerNotes).where(eq(customerNotes.orgId, f.org.id));
+    expect(stored.map((row) => row.body)).toEqual(notes.map(() => body));
   });
 });

@@ -1,8 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { inArray, sql } from 'drizzle-orm';
+import { getTableColumns, inArray, sql } from 'drizzle-orm';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { changeStampRefusal } from '@platform/schema/sync/change-stamp.rules';
 import { unstorableTextIn } from '@platform/schema/sync/storable-text.rules';
+import { syncMessages } from '@platform/schema/sync/sync.messages';
 import type { PushRow } from '@platform/schema/sync/sync.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
@@ -10,6 +12,7 @@ import type { Actor, Scope } from './actor.ts';
 import type {
   AnyReplicatedCollection,
   Change,
+  ReplicatedTable,
   RuleError,
   WireDoc,
 } from './collection-definition.ts';
@@ -39,7 +42,9 @@ const notYours = 'This document does not belong to you or to this organization.'
  * lock the ids, read the masters, write the batch. A row whose `assumedMasterState` differs
  * from the master is a conflict: it is not written, and the master comes back for the client
  * to resolve. A row that breaks a rule refuses the whole push (PushRefused) and nothing is
- * applied; every row is still checked, so the client learns every reason at once.
+ * applied; every row is still checked, so the client learns every reason at once. A row naming
+ * a document out of the pusher's reach, or one the server does not have while the row assumes
+ * its state, is refused with the same words either way (decision 0048).
  */
 export async function pushChanges(
   db: Db,
@@ -104,28 +109,39 @@ export async function pushChanges(
     // take turns with this push — the master compared is then the one overwritten.
     const masters = new Map<string, Doc>();
     const unreadable = new Set<string>();
+    // Rows out of the pusher's reach are only known to exist: never read as documents.
+    const elsewhere = new Set<string>();
+    const ownerKey = columnKeyOf(collection.table, collection.ownerColumn);
     for (const row of (await tx
       .select()
       .from(collection.table)
       .where(inArray(collection.table.id, ids))
       .orderBy(collection.table.id)
-      .for('update')) as Array<{ id: string }>) {
+      .for('update')) as Array<Record<string, unknown> & { id: string; orgId: string }>) {
+      const id = row.id.toLowerCase();
+      if (!withinScope(scope, row.orgId, String(row[ownerKey]))) {
+        elsewhere.add(id);
+        continue;
+      }
       const read = readDocument(collection, row);
-      if ('doc' in read) masters.set(row.id.toLowerCase(), read.doc);
+      if ('doc' in read) masters.set(id, read.doc);
       else {
-        unreadable.add(row.id.toLowerCase());
+        unreadable.add(id);
         reportUnreadable({ collection: collection.name, id: row.id, reason: read.reason });
       }
     }
     const conflicts: Doc[] = [];
     const changes: Array<Change<{ id: string; orgId: string }>> = [];
     for (const { next, assumed } of parsed) {
-      const master = masters.get(next.id.toLowerCase()) ?? null;
+      const id = next.id.toLowerCase();
+      const master = masters.get(id) ?? null;
       // Neither overwritten (whose is it?) nor answered as a conflict (it cannot be sent).
-      if (unreadable.has(next.id.toLowerCase()))
+      if (unreadable.has(id))
         errors.push({ id: next.id, message: unreadableStoredDocumentMessage });
-      else if (master && accessProblem(collection, scope, master))
-        errors.push({ id: next.id, message: notYours });
+      // Someone else's, or a document the server does not have while the row says it knows
+      // its state: one answer, so a push cannot tell which (decision 0048).
+      else if (elsewhere.has(id) || (!master && assumesLiveMaster(assumed)))
+        errors.push({ id: next.id, message: syncMessages.notAmongYours });
       else if (
         master &&
         (assumed === null || !isDeepStrictEqual(normalise(wireSchema, assumed), master))
@@ -152,10 +168,34 @@ export async function pushChanges(
 }
 
 function accessProblem(collection: AnyReplicatedCollection, scope: Scope, doc: Doc): string | null {
-  if (doc.orgId !== scope.orgId) return notYours;
-  if (scope.ownerIds && !scope.ownerIds.includes(collection.ownerOf(doc))) return notYours;
+  if (!withinScope(scope, doc.orgId, collection.ownerOf(doc))) return notYours;
   if (!scope.writable) return 'You can read these documents but not change them.';
   return null;
+}
+
+function withinScope(scope: Scope, orgId: string, ownerId: string): boolean {
+  return orgId === scope.orgId && (!scope.ownerIds || scope.ownerIds.includes(ownerId));
+}
+
+/**
+ * Whether a row says the server holds a live document: an assumed state that is not a
+ * tombstone. A device records "the server never had it" as a tombstone (it settles a refused
+ * new document on one), so such a row may still create the document, as one without any.
+ */
+function assumesLiveMaster(assumed: unknown): boolean {
+  return (
+    assumed !== null &&
+    !(typeof assumed === 'object' && (assumed as { _deleted?: unknown })._deleted === true)
+  );
+}
+
+/** The property name drizzle gives a column in the rows it reads. */
+function columnKeyOf(table: ReplicatedTable, column: AnyPgColumn): string {
+  const entry = Object.entries(getTableColumns(table)).find(
+    ([, candidate]) => candidate === column,
+  );
+  if (!entry) throw new Error(`${column.name} is not a column of this collection's table`);
+  return entry[0];
 }
 
 /** The client's idea of the master, in the same canonical shape as ours (unknown keys dropped). */

@@ -1,3 +1,4 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
 import type { CollectionName } from '@platform/schema/sync/collections';
 import { withDeleted } from '@platform/schema/sync/sync.zod';
@@ -9,6 +10,9 @@ type Doc = WireDoc<{ id: string; orgId: string; updatedAt: string }>;
 export type UnreadableRow = { collection: CollectionName; id: string; reason: string };
 export type ReportUnreadable = (row: UnreadableRow) => void;
 
+/** How a collection's stored rows become documents (the pull's, the push's, the REST reads'). */
+export type DocumentReading = Pick<AnyReplicatedCollection, 'name' | 'toDoc' | 'docSchema'>;
+
 /** The log line of a skipped row: stable, so operators can search and alert on it. */
 export const unreadableRowLogMessage = 'sync: skipped a stored row that cannot be a document';
 
@@ -16,10 +20,10 @@ export const unreadableRowLogMessage = 'sync: skipped a stored row that cannot b
 export const unreadableStoredDocumentMessage =
   'The stored copy of this document cannot be read; it cannot be changed by syncing.';
 
-const wireSchemas = new WeakMap<AnyReplicatedCollection, z.ZodType>();
+const wireSchemas = new WeakMap<DocumentReading, z.ZodType>();
 
 /** The collection's document schema plus the tombstone flag, made once per collection. */
-export function wireSchemaOf(collection: AnyReplicatedCollection): z.ZodType {
+export function wireSchemaOf(collection: DocumentReading): z.ZodType {
   let schema = wireSchemas.get(collection);
   if (!schema) {
     schema = withDeleted(collection.docSchema as z.ZodObject);
@@ -35,7 +39,7 @@ export function wireSchemaOf(collection: AnyReplicatedCollection): z.ZodType {
  * the server's to report and skip; handing it out would stop the devices' feeds instead.
  */
 export function readDocument(
-  collection: AnyReplicatedCollection,
+  collection: DocumentReading,
   row: unknown,
 ): { doc: Doc } | { reason: string } {
   let doc: Doc;
@@ -54,3 +58,28 @@ export function describeIssues(error: z.ZodError): string {
     .map((issue) => `${issue.path.join('.') || 'document'}: ${issue.message}`)
     .join('; ');
 }
+
+/** The rows that can be documents, as documents, in order; each other one reported and passed. */
+export function readDocuments<D>(
+  collection: DocumentReading,
+  rows: ReadonlyArray<{ id: string }>,
+  report: ReportUnreadable,
+): D[] {
+  return rows.flatMap((row) => {
+    const read = readDocument(collection, row);
+    if ('doc' in read) return [read.doc as D];
+    report({ collection: collection.name, id: row.id, reason: read.reason });
+    return [];
+  });
+}
+
+/**
+ * The report of a request that met such rows: logged with the request (its id, who asked) and
+ * counted on GET /metrics (`sync_unreadable_rows_total`), never answered with a 500.
+ */
+export const reportUnreadableTo =
+  (app: FastifyInstance, request: FastifyRequest): ReportUnreadable =>
+  (row) => {
+    request.log.warn({ unreadableRow: row }, unreadableRowLogMessage);
+    app.metrics.add('sync_unreadable_rows_total', { collection: row.collection });
+  };

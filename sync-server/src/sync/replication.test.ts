@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { timeEntries } from '@platform/schema/db';
 import { timeEntryMessages } from '@platform/schema/time-tracking/time-entry.rules';
+import { mostPushBodyBytes } from '@platform/schema/sync/push-limits';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import {
@@ -14,6 +15,7 @@ import {
 } from '../testing/sync-fixtures.ts';
 import { rosterMessages } from '../roster/roster.service.ts';
 import { bookingMessages } from '../bookings/bookings.service.ts';
+import { PUSH_BODY_LIMIT } from './routes.ts';
 
 describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -300,5 +302,20 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
     ).toBe(422);
     expect((await pull(a.parent, 'time-entries')).statusCode).toBe(403);
     expect((await pull(a.staff, 'roster')).statusCode).toBe(403);
+  });
+
+  it('takes the largest batch the app can make, answers 413 past it, and a stranger before the body', async () => {
+    const past = JSON.stringify([{ newDocumentState: { id: 'x'.repeat(PUSH_BODY_LIMIT) } }]);
+    const sized = (headers: Record<string, string>) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/sync/customer-notes/push',
+        headers: { ...headers, 'content-type': 'application/json' },
+        payload: past,
+      });
+    expect((await sized(a.manager.jar.headers())).statusCode).toBe(413);
+    // Without a session the body is not read at all: the answer is 401, not 413.
+    expect((await sized({})).statusCode).toBe(401);
+    expect(PUSH_BODY_LIMIT).toBe(mostPushBodyBytes('customer-notes'));
   });
 });

@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { z } from 'zod';
-import { isCollectionName } from '@platform/schema/sync/collections';
+import { collectionNames, isCollectionName } from '@platform/schema/sync/collections';
+import { mostPushBodyBytes } from '@platform/schema/sync/push-limits';
 import { pullQuerySchema, pushBodySchema } from '@platform/schema/sync/sync.zod';
 import { NotFound, TooManyRequests } from '../plugins/domain-errors.ts';
-import { replicatingActor } from './actor.ts';
+import { replicatingActor, type Actor } from './actor.ts';
 import { ChangeHub } from './change-feed.ts';
 import { collectionDefinitions } from './collections/definitions.ts';
 import { pullChanges } from './pull.ts';
 import { pushChanges, PushRefused } from './push.ts';
-import { unreadableRowLogMessage, type ReportUnreadable } from './read-document.ts';
+import { reportUnreadableTo } from './read-document.ts';
 import { StreamSlots } from './stream-slots.ts';
 import { MAX_STREAMS_PER_HOLDER, OpenStreams, openStream } from './stream.ts';
 
@@ -28,6 +29,12 @@ function definitionOf(params: unknown) {
   return collectionDefinitions[collection];
 }
 
+/**
+ * The push route's body limit: the largest batch the app can make of any collection (decision
+ * 0047), so a batch is never refused for its size and retried for ever.
+ */
+export const PUSH_BODY_LIMIT = Math.max(...collectionNames.map(mostPushBodyBytes));
+
 /** The replication endpoints (issue 4 wire contract). */
 export const syncRoutes = fp(
   async (app: FastifyInstance) => {
@@ -38,14 +45,6 @@ export const syncRoutes = fp(
     const streams = new OpenStreams();
     // Before the server waits for its connections: streams never end by themselves.
     app.addHook('preClose', async () => streams.endAll());
-
-    // Logged with the request (its id, who asked) and counted, never answered with a 500.
-    const reportUnreadable =
-      (request: FastifyRequest): ReportUnreadable =>
-      (row) => {
-        request.log.warn({ unreadableRow: row }, unreadableRowLogMessage);
-        app.metrics.add('sync_unreadable_rows_total', { collection: row.collection });
-      };
 
     app.get('/api/sync/:collection/pull', async (request) => {
       const collection = definitionOf(request.params);
@@ -60,22 +59,41 @@ export const syncRoutes = fp(
         scope,
         checkpoint,
         query.batchSize,
-        reportUnreadable(request),
+        reportUnreadableTo(app, request),
       );
     });
 
-    app.post('/api/sync/:collection/push', async (request, reply) => {
-      const collection = definitionOf(request.params);
-      const { actor } = await replicatingActor(app, request);
-      const rows = pushBodySchema.parse(request.body);
-      const scope = collection.scopeFor(actor);
-      try {
-        return await pushChanges(app.db, collection, actor, scope, rows, reportUnreadable(request));
-      } catch (error) {
-        if (error instanceof PushRefused) return reply.code(422).send({ errors: error.errors });
-        throw error;
-      }
-    });
+    // Who pushes is settled before the body is read: only a replicating device gets the
+    // large body limit, anybody else is answered before sending megabytes.
+    const pushers = new WeakMap<FastifyRequest, Actor>();
+    const identifyPusher = async (request: FastifyRequest) => {
+      definitionOf(request.params);
+      pushers.set(request, (await replicatingActor(app, request)).actor);
+    };
+    app.post(
+      '/api/sync/:collection/push',
+      { bodyLimit: PUSH_BODY_LIMIT, onRequest: identifyPusher },
+      async (request, reply) => {
+        const collection = definitionOf(request.params);
+        const actor = pushers.get(request);
+        if (!actor) throw new Error('push: the pusher was not identified before the body');
+        const rows = pushBodySchema.parse(request.body);
+        const scope = collection.scopeFor(actor);
+        try {
+          return await pushChanges(
+            app.db,
+            collection,
+            actor,
+            scope,
+            rows,
+            reportUnreadableTo(app, request),
+          );
+        } catch (error) {
+          if (error instanceof PushRefused) return reply.code(422).send({ errors: error.errors });
+          throw error;
+        }
+      },
+    );
 
     const streamSlots = new StreamSlots(MAX_STREAMS_PER_HOLDER);
     app.get('/api/sync/stream', async (request, reply) => {

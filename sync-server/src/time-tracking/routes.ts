@@ -7,6 +7,7 @@ import {
 } from '@platform/schema/time-tracking/time-tracking.zod';
 import { requireClaim, requireSession } from '../plugins/session.ts';
 import { actorOf } from '../sync/actor.ts';
+import { reportUnreadableTo } from '../sync/read-document.ts';
 import { exportPayrollCsv, timeTrackingPeople } from './time-tracking-reports.service.ts';
 import { runTimeTrackingAction } from './time-tracking.service.ts';
 
@@ -17,7 +18,9 @@ export async function timeTrackingRoutes(app: FastifyInstance) {
     await requireSession(request);
     const input = timeTrackingRequestSchema.parse(request.body);
     const session = await requireClaim(request, input.orgId, timeTrackingClaims);
-    return runTimeTrackingAction(app.db, await actorOf(app.db, session), input);
+    return runTimeTrackingAction(app.db, await actorOf(app.db, session), input, {
+      reportUnreadable: reportUnreadableTo(app, request),
+    });
   });
 
   // Ours: the team view's list of people (managers).
@@ -33,7 +36,9 @@ export async function timeTrackingRoutes(app: FastifyInstance) {
     await requireSession(request);
     const query = exportTimeEntriesQuerySchema.parse(request.query);
     const session = await requireClaim(request, query.orgId, timeTrackingClaims);
-    const csv = await exportPayrollCsv(app.db, await actorOf(app.db, session), query);
+    const csv = await exportPayrollCsv(app.db, await actorOf(app.db, session), query, {
+      reportUnreadable: reportUnreadableTo(app, request),
+    });
     return reply
       .header('content-type', 'text/csv; charset=utf-8')
       .header('content-disposition', `attachment; filename="${csv.filename}"`)

@@ -1,9 +1,17 @@
 import { and, desc, eq, gt, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { timeEntries } from '@platform/schema/db';
-import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod';
+import {
+  timeEntryDocSchema,
+  type TimeEntryDoc,
+} from '@platform/schema/time-tracking/time-entry.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 import { excludedSet } from '../db/upsert.ts';
 import type { WireDoc } from '../sync/collection-definition.ts';
+import {
+  readDocuments,
+  type DocumentReading,
+  type ReportUnreadable,
+} from '../sync/read-document.ts';
 
 export type TimeEntryRow = typeof timeEntries.$inferSelect;
 
@@ -19,6 +27,16 @@ export function timeEntryToDoc(row: TimeEntryRow): WireDoc<TimeEntryDoc> {
     _deleted: row.deleted,
   };
 }
+
+/**
+ * Time entries as devices receive them — the reads that list many (the list, the export) pass
+ * a stored row that cannot be one, as the pull does (decision 0040), instead of failing whole.
+ */
+export const timeEntryReading: DocumentReading = {
+  name: 'time-entries',
+  toDoc: timeEntryToDoc,
+  docSchema: timeEntryDocSchema,
+};
 
 /** Stores every document in one statement (inserting new ones, replacing known ones). */
 export async function upsertTimeEntries(tx: Tx, docs: Array<WireDoc<TimeEntryDoc>>): Promise<void> {
@@ -140,7 +158,10 @@ export async function findClockEntries(
   return rows.map(timeEntryToDoc);
 }
 
-/** Live entries overlapping [from, to), newest first; `userId` null means everyone in the organisation. */
+/**
+ * Live entries overlapping [from, to), newest first; `userId` null means everyone in the
+ * organisation. A row that cannot be a document is reported and left out.
+ */
 export async function listTimeEntries(
   db: Db,
   query: {
@@ -149,6 +170,7 @@ export async function listTimeEntries(
     from?: string | undefined;
     to?: string | undefined;
   },
+  reportUnreadable: ReportUnreadable,
 ): Promise<Array<WireDoc<TimeEntryDoc>>> {
   const conditions: SQL[] = [eq(timeEntries.orgId, query.orgId), eq(timeEntries.deleted, false)];
   if (query.userId) conditions.push(eq(timeEntries.userId, query.userId));
@@ -162,5 +184,5 @@ export async function listTimeEntries(
     .from(timeEntries)
     .where(and(...conditions))
     .orderBy(desc(timeEntries.startTime), desc(timeEntries.id));
-  return rows.map(timeEntryToDoc);
+  return readDocuments(timeEntryReading, rows, reportUnreadable);
 }

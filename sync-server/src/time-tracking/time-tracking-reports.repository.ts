@@ -4,7 +4,9 @@ import { timeTrackingClaims } from '@platform/schema/organizations/claims';
 import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod';
 import type { TimeTrackingPerson } from '@platform/schema/time-tracking/time-tracking.zod';
 import type { Db } from '../db/open-database.ts';
-import { timeEntryToDoc } from './time-entries.repository.ts';
+import type { WireDoc } from '../sync/collection-definition.ts';
+import { readDocuments, type ReportUnreadable } from '../sync/read-document.ts';
+import { timeEntryReading } from './time-entries.repository.ts';
 
 const fullName = (person: { firstName: string; lastName: string }) =>
   `${person.firstName} ${person.lastName}`.trim();
@@ -48,10 +50,14 @@ export async function listTimeTrackingPeople(db: Db, orgId: string): Promise<Tim
 
 export type EntryWithPerson = TimeEntryDoc & { fullName: string; email: string | null };
 
-/** Live entries starting in [from, to), with whose they are; by person, then start. */
+/**
+ * Live entries starting in [from, to), with whose they are; by person, then start. A row that
+ * cannot be a document is reported and left out.
+ */
 export async function listEntriesWithPeople(
   db: Db,
   query: { orgId: string; userId: string | null; from: Date; to: Date },
+  reportUnreadable: ReportUnreadable,
 ): Promise<EntryWithPerson[]> {
   const conditions: SQL[] = [
     eq(timeEntries.orgId, query.orgId),
@@ -66,9 +72,13 @@ export async function listEntriesWithPeople(
     .innerJoin(users, eq(users.id, timeEntries.userId))
     .where(and(...conditions))
     .orderBy(asc(users.firstName), asc(users.lastName), asc(users.id), asc(timeEntries.startTime));
-  return rows.map(({ entry, person }) => {
-    const { _deleted, ...doc } = timeEntryToDoc(entry);
-    void _deleted;
-    return { ...doc, fullName: fullName(person), email: person.email };
-  });
+  return rows.flatMap(({ entry, person }) =>
+    readDocuments<WireDoc<TimeEntryDoc>>(timeEntryReading, [entry], reportUnreadable).map(
+      (read) => {
+        const { _deleted, ...doc } = read;
+        void _deleted;
+        return { ...doc, fullName: fullName(person), email: person.email };
+      },
+    ),
+  );
 }

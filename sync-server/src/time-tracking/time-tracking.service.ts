@@ -22,6 +22,7 @@ import { Forbidden, NotFound, RuleBroken } from '../plugins/domain-errors.ts';
 import type { Actor } from '../sync/actor.ts';
 import { notifyChange } from '../sync/change-feed.ts';
 import type { WireDoc } from '../sync/collection-definition.ts';
+import type { ReportUnreadable } from '../sync/read-document.ts';
 import {
   findClockEntries,
   findTimeEntry,
@@ -46,12 +47,15 @@ class TimeEntryNotFound extends NotFound {
 
 type Entry = WireDoc<TimeEntryDoc>;
 
-/** spec §7 POST /api/time-tracking, one operation per action. */
+/**
+ * spec §7 POST /api/time-tracking, one operation per action. `reportUnreadable` hears of the
+ * stored entries a list had to leave out (decision 0040).
+ */
 export function runTimeTrackingAction(
   db: Db,
   actor: Actor,
   input: TimeTrackingRequest,
-  now = new Date(),
+  { reportUnreadable, now = new Date() }: { reportUnreadable: ReportUnreadable; now?: Date },
 ) {
   switch (input.action) {
     case 'clock-in':
@@ -62,7 +66,7 @@ export function runTimeTrackingAction(
     case 'get-current-status':
       return getCurrentStatus(db, actor, input);
     case 'get-time-entries':
-      return getTimeEntries(db, actor, input);
+      return getTimeEntries(db, actor, input, reportUnreadable);
     case 'create-time-entry':
       return createTimeEntry(db, actor, input, now);
     case 'update-time-entry':
@@ -110,15 +114,15 @@ async function getTimeEntries(
   db: Db,
   actor: Actor,
   input: GetTimeEntriesInput,
+  reportUnreadable: ReportUnreadable,
 ): Promise<{ entries: TimeEntryDoc[] }> {
   const userId = input.userId === 'all' ? null : (input.userId ?? actor.userId);
   assertMayManage(actor, input.orgId, userId);
-  const entries = await listTimeEntries(db, {
-    orgId: input.orgId,
-    userId,
-    from: input.from,
-    to: input.to,
-  });
+  const entries = await listTimeEntries(
+    db,
+    { orgId: input.orgId, userId, from: input.from, to: input.to },
+    reportUnreadable,
+  );
   return { entries: entries.map(withoutTombstoneFlag) };
 }
 
