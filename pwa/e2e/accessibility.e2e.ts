@@ -83,7 +83,8 @@ describe('accessibility (axe-core)', () => {
         await page.getByRole('dialog', { name: 'Add customer' }).waitFor();
         await check(page, 'owner Add customer modal', found);
         await page.keyboard.press('Escape');
-        if (size.name === 'phone') await page.getByRole('button', { name: 'Menu', exact: true }).click();
+        if (size.name === 'phone')
+          await page.getByRole('button', { name: 'Menu', exact: true }).click();
         await page
           .getByRole('region', { name: 'Account' })
           .getByRole('button', { name: 'Switch accounts' })
@@ -92,12 +93,12 @@ describe('accessibility (axe-core)', () => {
         await check(page, 'owner Switch accounts modal', found);
         await page.keyboard.press('Escape');
         await page.goto(`${url}/dashboard/organization-management`);
-      await page.getByRole('heading', { name: 'Team', level: 2 }).waitFor();
-      await page.getByRole('button', { name: 'Invite to the team' }).click();
-      await page.getByRole('dialog', { name: 'Invite to the team' }).waitFor();
-      await check(page, 'owner Invite to the team modal', found);
-      await page.keyboard.press('Escape');
-      await page.goto(`${url}/auth/kiosk-mode`);
+        await page.getByRole('heading', { name: 'Team', level: 2 }).waitFor();
+        await page.getByRole('button', { name: 'Invite to the team' }).click();
+        await page.getByRole('dialog', { name: 'Invite to the team' }).waitFor();
+        await check(page, 'owner Invite to the team modal', found);
+        await page.keyboard.press('Escape');
+        await page.goto(`${url}/auth/kiosk-mode`);
         await page.getByRole('button', { name: 'Start kiosk mode' }).waitFor();
         await check(page, 'owner kiosk start', found);
         await page.context().close();
