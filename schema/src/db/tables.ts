@@ -118,7 +118,10 @@ export const sessions = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     /** The account the session acts as. */
     userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    /** The guardian a child session may return to (spec §6 Return to parent account). */
+    /**
+     * The person at the keyboard of a switched session (the guardian or admin who switched
+     * first), kept through every hop; a return lands only on their own session (decision 0035).
+     */
     returnToUserId: uuid('return_to_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** The platform admin behind an impersonation, for the audit trail. */
     impersonatorUserId: uuid('impersonator_user_id').references(() => users.id, { onDelete: 'set null' }),

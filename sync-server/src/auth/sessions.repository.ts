@@ -44,9 +44,11 @@ export async function insertSession(db: Db, input: NewSession) {
 }
 
 /**
- * A switched session stays good only while the switch would still be allowed (decision 0035):
- * a guardian's while their link to the account stands confirmed, an admin's while they are
- * an admin. Asked on every request, so removing a link ends the switch at once.
+ * A switched session stays good only while the switch would still be allowed (decision 0035),
+ * for the person at the keyboard (`return_to_user_id`, kept through every hop): a guardian's
+ * while their own link to the account it is in now stands confirmed, an admin's while they are
+ * an admin. Asked on every request, so removing a link ends the switch at once — however many
+ * hops the session made.
  */
 const switchStillAllowed = or(
   isNull(sessions.returnToUserId),
