@@ -1,3 +1,4 @@
+import { impersonationMessages } from '@platform/schema/auth/auth.messages';
 import type { Db } from '../db/open-database.ts';
 import { Forbidden, NotFound } from '../plugins/domain-errors.ts';
 import type { SessionContext } from '../plugins/session.ts';
@@ -160,3 +161,12 @@ export const keyboardOf = (current: Pick<SessionContext, 'session'>): string | n
 
 const isUuid = (id: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+
+/**
+ * An owner decision — the account's password or kiosk PIN, its organisations, who its
+ * guardians are, its invitations — is taken only in the owner's own session: a guardian or an
+ * admin switched into the account acts for it but never decides as its owner (decision 0035).
+ */
+export function assertOwnSession(current: Pick<SessionContext, 'session'>): void {
+  if (keyboardOf(current) !== null) throw new Forbidden(impersonationMessages.ownerOnly);
+}

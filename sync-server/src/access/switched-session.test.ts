@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardianLinks, sessions } from '@platform/schema/db';
-import { insertTestUser, logInAs } from '../testing/auth-fixtures.ts';
+import { insertTestUser, logInAs, TEST_PASSWORD } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
@@ -242,6 +242,69 @@ describe.each(testDatabaseKinds)('switched sessions, on %s', (kind) => {
       expect((await me(jar)).body).toMatchObject({ id: gus.id, allowReturnTo: { id: admin.id } });
       expect(await switchInto(jar, admin.id)).toBe(303);
       expect((await me(jar)).body).toMatchObject({ id: admin.id, allowReturnTo: null });
+    });
+  });
+
+  describe('owner decisions stay with the owner (A4a)', () => {
+    it('lets only the owner remove their guardians: not a guardian, switched in or not', async () => {
+      const { gus, cat, asCat } = await gusInsideCat();
+      const hal = await adult('Hal');
+      await makeGuardian(cat, hal);
+      const asOwner = { action: 'remove-guardian', userId: cat.id, guardianUserId: hal.id };
+      const switched = await guardians(asCat, asOwner);
+      expect(switched.statusCode).toBe(403);
+      const fromOwnSession = await guardians(await gus.ownSession(), asOwner);
+      expect(fromOwnSession.statusCode).toBe(403);
+      expect(await linkExists(hal.id, cat.id)).toBe(true);
+      // The keyboard person may always withdraw their own link (and so leave the account).
+      const withdraw = await guardians(asCat, {
+        action: 'remove-guardian',
+        userId: cat.id,
+        guardianUserId: gus.id,
+      });
+      expect(withdraw.json()).toEqual({ success: true });
+      expect((await me(asCat)).status).toBe(401);
+      // The owner decides.
+      expect((await guardians(cat.jar, asOwner)).json()).toEqual({ success: true });
+      expect(await linkExists(hal.id, cat.id)).toBe(false);
+    });
+
+    it('lets a guardian remove a co-guardian of a child without an email (the family’s account)', async () => {
+      const gus = await adult('Gus');
+      const hal = await adult('Hal');
+      const kid = await childOf(gus, 'Kit');
+      await guardians(gus.jar, {
+        action: 'add-guardian',
+        userId: kid,
+        signupDto: { email: hal.email, firstName: 'Hal', lastName: 'Test' },
+        skipResetPasswordMail: true,
+      });
+      const asKid = await gus.ownSession();
+      expect(await switchInto(asKid, kid)).toBe(303);
+      const removed = await guardians(asKid, {
+        action: 'remove-guardian',
+        userId: kid,
+        guardianUserId: hal.id,
+      });
+      expect(removed.json()).toEqual({ success: true });
+    });
+
+    it('refuses the owner’s password and kiosk PIN to a switched session', async () => {
+      const { cat, asCat } = await gusInsideCat();
+      // Every test account shares one password: the switched guardian "knows" Cat's.
+      const password = await inject(asCat, 'POST', '/api/settings', {
+        action: 'change-password',
+        currentPassword: TEST_PASSWORD,
+        newPassword: 'taken-over-password-1',
+      });
+      expect(password.statusCode).toBe(403);
+      await logInAs(t.app, cat.email); // Cat's own password still works
+      expect((await inject(asCat, 'PUT', '/api/kiosk/pin', { pin: '4321' })).statusCode).toBe(403);
+      expect((await inject(asCat, 'DELETE', '/api/kiosk/pin')).statusCode).toBe(403);
+      // Reading and acting for Cat still work.
+      expect(
+        (await inject(asCat, 'POST', '/api/settings', { action: 'get-settings' })).statusCode,
+      ).toBe(200);
     });
   });
 });

@@ -133,10 +133,8 @@ async function addGuardian(
 }
 
 /**
- * Removes the link only; both accounts stay. Either side of a link may always remove it (a
- * child removing a guardian, a guardian disconnecting a child or withdrawing a request);
- * otherwise whoever may manage the child's family — staff only for links made in their
- * organisation's context. Removing a link that is not there succeeds (a retried request).
+ * Removes the link only; both accounts stay. Removing a link that is not there succeeds (a
+ * retried request).
  */
 async function removeGuardian(
   deps: FamilyDeps,
@@ -144,14 +142,7 @@ async function removeGuardian(
   input: Action<'remove-guardian'>,
 ): Promise<{ success: true }> {
   const { userId, guardianUserId } = input;
-  const ownSide = userId === actor.userId || guardianUserId === actor.userId;
-  const authority: FamilyAuthority = ownSide
-    ? { as: 'self', orgId: familyOrgOf(actor) }
-    : await authorityOver(deps.db, actor, userId, 'manage-family');
-  if (authority.as === 'staff') {
-    const link = await findLink(deps.db, guardianUserId, userId);
-    if (link && link.orgId !== authority.orgId) throw new Forbidden(familyMessages.notAllowed);
-  }
+  const authority = await removalAuthority(deps, actor, userId, guardianUserId);
   await deps.db.transaction(async (tx) => {
     if (await unlinkGuardian(tx, guardianUserId, userId))
       await auditFamilyChange(tx, actor, authority, 'family.remove-guardian', userId, {
@@ -159,6 +150,37 @@ async function removeGuardian(
       });
   });
   return { success: true };
+}
+
+/**
+ * Who may remove a guardian link (decision 0035):
+ * - the child's owner, in their own session;
+ * - the link's guardian, withdrawing it — in their own session, or as the person at the
+ *   keyboard of a session switched into the child (they take themself out);
+ * - for a child without an email (the family's account), whoever may manage its family;
+ * - staff, on an account they act for, only links made in their organisation's context.
+ * A child with an email decides who their guardians are: another guardian, or anyone switched
+ * into the account, may not remove one (403).
+ */
+async function removalAuthority(
+  deps: FamilyDeps,
+  actor: FamilyActor,
+  userId: string,
+  guardianUserId: string,
+): Promise<FamilyAuthority> {
+  const own: FamilyAuthority = { as: 'self', orgId: familyOrgOf(actor) };
+  if (isOwnerActing(actor, userId) || isOwnerActing(actor, guardianUserId)) return own;
+  if (actor.switchedFrom !== null && guardianUserId === actor.switchedFrom) return own;
+  const authority = await authorityOver(deps.db, actor, userId, 'manage-family');
+  if (authority.as === 'staff') {
+    const link = await findLink(deps.db, guardianUserId, userId);
+    if (link && link.orgId !== authority.orgId) throw new Forbidden(familyMessages.notAllowed);
+    return authority;
+  }
+  const child = await findUserById(deps.db, userId);
+  if (!child) throw new NotFound(familyMessages.notFound);
+  if (child.email !== null) throw new Forbidden(familyMessages.onlyOwnerRemoves);
+  return authority;
 }
 
 /**
