@@ -1,7 +1,13 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardianLinks, sessions } from '@platform/schema/db';
-import { insertTestUser, logInAs, TEST_PASSWORD } from '../testing/auth-fixtures.ts';
+import { guardianLinks, memberships, sessions } from '@platform/schema/db';
+import {
+  addMembership,
+  insertTestOrg,
+  insertTestUser,
+  logInAs,
+  TEST_PASSWORD,
+} from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
@@ -305,6 +311,72 @@ describe.each(testDatabaseKinds)('switched sessions, on %s', (kind) => {
       expect(
         (await inject(asCat, 'POST', '/api/settings', { action: 'get-settings' })).statusCode,
       ).toBe(200);
+    });
+  });
+
+  describe('a switched guardian never acts as staff (A4b)', () => {
+    it('refuses to create an organisation for the account', async () => {
+      const { cat, asCat } = await gusInsideCat();
+      const created = await inject(asCat, 'POST', '/api/organizations', {
+        companyName: 'Gus made this for Cat',
+      });
+      expect(created.statusCode).toBe(403);
+      expect(
+        await t.db
+          .select()
+          .from(memberships)
+          .where(and(eq(memberships.userId, cat.id), eq(memberships.kind, 'staff'))),
+      ).toEqual([]);
+      // Cat herself may.
+      expect(
+        (await inject(cat.jar, 'POST', '/api/organizations', { companyName: 'Cat’s own' }))
+          .statusCode,
+      ).toBe(201);
+    });
+
+    it('ends the switched session once the account is anyone’s staff', async () => {
+      const { cat, asCat } = await gusInsideCat();
+      const org = await insertTestOrg(t.db);
+      await addMembership(t.db, cat.id, org.id, 'staff');
+      expect((await me(asCat)).status).toBe(401);
+    });
+
+    it('ends a guardian’s switched session that is in the staff view', async () => {
+      const { cat, asCat } = await gusInsideCat();
+      const org = await insertTestOrg(t.db);
+      // A switched session that reached the staff view before this rule existed.
+      await t.db
+        .update(sessions)
+        .set({ view: 'org', orgId: org.id })
+        .where(and(eq(sessions.userId, cat.id), isNull(sessions.revokedAt)));
+      expect((await me(asCat)).status).toBe(401);
+    });
+
+    it('keeps an admin’s switch into a staff member working, staff view included', async () => {
+      const admin = await insertTestUser(t.db, {
+        firstName: 'Ada',
+        lastName: 'Admin',
+        role: 'admin',
+      });
+      const org = await insertTestOrg(t.db);
+      const staffer = await insertTestUser(t.db, { firstName: 'Sam', lastName: 'Staff' });
+      await addMembership(t.db, staffer.id, org.id, 'staff');
+      await addMembership(t.db, staffer.id, (await insertTestOrg(t.db)).id, 'customer');
+      const { jar } = await logInAs(t.app, admin.email!);
+      expect(
+        await switchInto(jar, staffer.id, { profileType: 'use-org', profileOrgId: org.id }),
+      ).toBe(303);
+      expect((await me(jar)).body).toMatchObject({ id: staffer.id, view: 'org' });
+      expect(await switchInto(jar, staffer.id, { profileType: 'use-customer' })).toBe(303);
+      expect(
+        await switchInto(jar, staffer.id, { profileType: 'use-org', profileOrgId: org.id }),
+      ).toBe(303);
+      expect((await me(jar)).body).toMatchObject({
+        id: staffer.id,
+        view: 'org',
+        allowReturnTo: { id: admin.id },
+      });
+      expect((await inject(jar, 'GET', '/api/crm/customers')).statusCode).toBe(200);
     });
   });
 });

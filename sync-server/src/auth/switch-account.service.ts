@@ -4,6 +4,7 @@ import type { Db } from '../db/open-database.ts';
 import { Forbidden } from '../plugins/domain-errors.ts';
 import type { SessionContext } from '../plugins/session.ts';
 import { insertAuditEntry } from './audit.repository.ts';
+import { readRole } from '../access/act-for.repository.ts';
 import { decideActFor, isRefusal, keyboardOf, principalOf } from '../access/act-for.ts';
 import { listMemberships } from './memberships.repository.ts';
 import { chooseProfile, requestedProfile, type Profile } from './profile-choice.ts';
@@ -35,6 +36,7 @@ export async function switchAccount(
   const target = kind === 'self' ? current.user : await findUserById(db, request.impersonate);
   if (!target) throw new Forbidden(impersonationMessages.refused);
   const profile = await profileFor(db, target.id, kind, request, target.attributes.lastProfile);
+  if (kind === 'self' && profile.view === 'org') await refuseStaffViewToGuardian(db, current);
   const next: NewSession = {
     userId: target.id,
     ...profile,
@@ -72,6 +74,16 @@ async function switchKindOf(
   if (decision.as === 'guardian') return 'guardian';
   if (decision.as === 'admin') return 'admin';
   throw new Forbidden(impersonationMessages.refused);
+}
+
+/**
+ * A guardian never acts as staff: a session switched into an account goes into its staff view
+ * only with an admin at the keyboard (the session plugin asks the same on every request).
+ */
+async function refuseStaffViewToGuardian(db: Db, current: SessionContext) {
+  const keyboard = keyboardOf(current);
+  if (keyboard !== null && (await readRole(db, keyboard)) !== 'admin')
+    throw new Forbidden(impersonationMessages.refused);
 }
 
 /** Switching one's own profile must name one the user has; others land like a log-in would. */
