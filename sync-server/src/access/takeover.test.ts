@@ -49,6 +49,8 @@ describe.each(testDatabaseKinds)('account takeover stories, on %s', (kind) => {
       children: Array<{ id: string }>;
       pendingRequests: number;
     }>();
+  const guardiansOf = (childUserId: string) =>
+    t.db.select().from(guardianLinks).where(eq(guardianLinks.childUserId, childUserId));
   const userByEmail = async (email: string) =>
     (await t.db.select().from(users).where(eq(users.email, email)))[0]!;
   const owner = async (label: string) => {
@@ -355,5 +357,57 @@ describe.each(testDatabaseKinds)('account takeover stories, on %s', (kind) => {
       headers: switched.headers(),
     });
     expect(pull.statusCode).toBe(401);
+  });
+
+  it('A15: the children without an email an organisation made pass to the family when the parent claims', async () => {
+    const a = await owner('Kid Gym');
+    const parentEmail = uniqueEmail('parent');
+    const added = await post(a.jar, '/api/crm/customers', {
+      customerEmail: parentEmail,
+      customerFirstName: 'Pat',
+      customerLastName: 'Parent',
+    });
+    expect(added.statusCode).toBe(201);
+    const parent = await userByEmail(parentEmail);
+    const children = (guardianUserId: string, firstName: string) =>
+      post(a.jar, '/api/auth/create-account', {
+        action: 'create-children',
+        guardianUserId,
+        signupDtos: [{ firstName, lastName: 'Kid' }],
+      });
+    // While nobody has claimed them, the organisation's staff act for the family they made.
+    const kid = (await children(parent.id, 'Kit')).json<Array<{ id: string }>>()[0]!.id;
+    const grandkid = (await children(kid, 'Gil')).json<Array<{ id: string }>>()[0]!.id;
+
+    const parentJar = await claimByReset(parentEmail);
+    // Now the children are the family's: staff may not give them a guardian they control,
+    // take the parent away, or add children under them.
+    for (const child of [kid, grandkid]) {
+      const puppet = await post(a.jar, '/api/guardians', {
+        action: 'add-guardian',
+        userId: child,
+        signupDto: { email: uniqueEmail('puppet'), firstName: 'Pup', lastName: 'Pet' },
+        skipResetPasswordMail: true,
+      });
+      expect(puppet.statusCode).toBe(403);
+      expect((await children(child, 'More')).statusCode).toBe(403);
+    }
+    const takeAway = await post(a.jar, '/api/guardians', {
+      action: 'remove-guardian',
+      userId: kid,
+      guardianUserId: parent.id,
+    });
+    expect(takeAway.statusCode).toBe(403);
+    // Staff still see the family of their customer; the parent still has her child.
+    expect(
+      (await post(a.jar, '/api/guardians', { action: 'get-guardians', userId: kid })).statusCode,
+    ).toBe(200);
+    const mine = await post(parentJar, '/api/guardians', {
+      action: 'get-guardians-of',
+      guardianUserId: parent.id,
+    });
+    expect(mine.json()).toEqual([expect.objectContaining({ id: kid })]);
+    expect((await guardiansOf(kid)).map((link) => link.guardianUserId)).toEqual([parent.id]);
+    expect((await switchInto(parentJar, kid)).statusCode).toBe(303);
   });
 });
