@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
-import { guardianLinks, memberships, users } from '@platform/schema/db';
+import { guardianLinks, memberships, rosterItems, users } from '@platform/schema/db';
 import { mailsTo, tokenIn } from '../families/families.fixtures.ts';
 import {
   addMembership,
@@ -409,5 +409,79 @@ describe.each(testDatabaseKinds)('account takeover stories, on %s', (kind) => {
     expect(mine.json()).toEqual([expect.objectContaining({ id: kid })]);
     expect((await guardiansOf(kid)).map((link) => link.guardianUserId)).toEqual([parent.id]);
     expect((await switchInto(parentJar, kid)).statusCode).toBe(303);
+  });
+
+  it('A2b: an organisation whose invitation is pending keeps the names its staff typed', async () => {
+    const a = await owner('Alpha Club');
+    const b = await owner('Beta Club');
+    const email = uniqueEmail('pat');
+    const addTo = (org: typeof a, firstName: string) =>
+      post(org.jar, '/api/crm/customers', {
+        customerEmail: email,
+        customerFirstName: firstName,
+        customerLastName: 'Typed',
+      });
+    expect((await addTo(a, 'Alpha')).statusCode).toBe(201);
+    const atB = await addTo(b, 'Beta');
+    expect(atB.statusCode).toBe(201);
+    const profileAt = async (org: typeof a, rosterId: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/crm/customers/${rosterId}`,
+          headers: org.jar.headers(),
+        })
+      ).json<{ contact: { firstName: string; lastName: string }; invitationPending: boolean }>();
+    const bRoster = atB.json<{ id: string }>().id;
+    // The person claims the account through A's invitation, with their own names.
+    const invitation = (await mailsTo(t.db, email)).find((mail) =>
+      mail.textBody.includes(`orgId=${a.org.id}`),
+    )!;
+    const signup = await post(null, '/api/auth/create-account', {
+      action: 'signup',
+      signupDto: {
+        email,
+        password: 'pats-own-password',
+        firstName: 'Real',
+        lastName: 'Pat',
+        orgId: a.org.id,
+        invitation: /invitation=([\w-]+)/.exec(invitation.textBody)![1]!,
+      },
+    });
+    expect(signup.statusCode).toBe(200);
+    const patJar = new CookieJar().store(signup);
+    expect(await profileAt(b, bRoster)).toMatchObject({
+      contact: { firstName: 'Beta', lastName: 'Typed' },
+      invitationPending: true,
+    });
+    // Renaming themself does not tell B either.
+    const renamed = await post(patJar, '/api/settings', {
+      action: 'update-profile',
+      firstName: 'Renamed',
+      lastName: 'Pat',
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect((await profileAt(b, bRoster)).contact).toMatchObject({ firstName: 'Beta' });
+    const [pending] = await t.db
+      .select()
+      .from(rosterItems)
+      .where(and(eq(rosterItems.orgId, b.org.id), eq(rosterItems.id, bRoster)));
+    expect(pending).toMatchObject({ firstName: 'Beta', lastName: 'Typed' });
+    // Once the person accepts B, B sees their own names.
+    const invitations = await t.app.inject({
+      method: 'GET',
+      url: '/api/invitations',
+      headers: patJar.headers(),
+    });
+    const fromB = invitations
+      .json<Array<{ id: string; orgId: string }>>()
+      .find((i) => i.orgId === b.org.id)!;
+    expect((await post(patJar, `/api/invitations/${fromB.id}/accept`, {})).json()).toEqual({
+      success: true,
+    });
+    expect(await profileAt(b, bRoster)).toMatchObject({
+      contact: { firstName: 'Renamed', lastName: 'Pat' },
+      invitationPending: false,
+    });
   });
 });
