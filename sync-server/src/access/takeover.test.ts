@@ -411,6 +411,98 @@ describe.each(testDatabaseKinds)('account takeover stories, on %s', (kind) => {
     expect((await switchInto(parentJar, kid)).statusCode).toBe(303);
   });
 
+  it('A13: naming an address as a guardian tells nothing about its account', async () => {
+    const victim = await insertTestUser(t.db, { firstName: 'Victoria', lastName: 'Secretname' });
+    const asker = await insertTestUser(t.db, { firstName: 'Ask', lastName: 'Er' });
+    const { jar } = await logInAs(t.app, asker.email!);
+    const fresh = uniqueEmail('fresh');
+    const add = (email: string) =>
+      post(jar, '/api/guardians', {
+        action: 'add-guardian',
+        userId: asker.id,
+        signupDto: { email, firstName: 'Typed', lastName: 'Name' },
+        skipResetPasswordMail: true,
+      });
+    const existing = await add(victim.email!);
+    const unknown = await add(fresh);
+    const freshId = (await userByEmail(fresh)).id;
+    /** The answer with the account's id and address (both known to the asker) blanked. */
+    const shape = (text: string, id: string, email: string) =>
+      text.replaceAll(id, '<id>').replaceAll(email, '<email>');
+    expect(existing.statusCode).toBe(unknown.statusCode);
+    expect(shape(existing.body, victim.id, victim.email!)).toBe(
+      shape(unknown.body, freshId, fresh),
+    );
+    // The list of the asker's guardians: both as typed, in the same shape.
+    const list = await post(jar, '/api/guardians', { action: 'get-guardians', userId: asker.id });
+    const [first, second] = list.json<object[]>();
+    expect(shape(JSON.stringify(first), victim.id, victim.email!)).toBe(
+      shape(JSON.stringify(second), freshId, fresh),
+    );
+    expect(list.json()).toEqual([
+      expect.objectContaining({ id: victim.id, firstName: 'Typed', lastName: 'Name' }),
+      expect.objectContaining({ id: freshId, firstName: 'Typed', lastName: 'Name' }),
+    ]);
+    // The guardian sees the asker by the asker's own names: the asker chose to be known.
+    const victimJar = (await logInAs(t.app, victim.email!)).jar;
+    const theirs = await post(victimJar, '/api/guardians', {
+      action: 'get-guardians-of',
+      guardianUserId: victim.id,
+    });
+    expect(theirs.json()).toEqual([
+      {
+        id: asker.id,
+        firstName: 'Ask',
+        lastName: 'Er',
+        email: asker.email,
+        awaitingConfirmation: false,
+      },
+    ]);
+  });
+
+  it('A13: a guardian added for someone else, awaiting its owner, is named as typed; the child keeps her own names', async () => {
+    const child = await insertTestUser(t.db, { firstName: 'Chloe', lastName: 'Owner' });
+    const guardian = await insertTestUser(t.db, { firstName: 'Gwen', lastName: 'Guardian' });
+    const other = await insertTestUser(t.db, { firstName: 'Olga', lastName: 'Realname' });
+    const childJar = (await logInAs(t.app, child.email!)).jar;
+    const made = await post(childJar, '/api/guardians', {
+      action: 'add-guardian',
+      userId: child.id,
+      signupDto: { email: guardian.email, firstName: 'Mum', lastName: 'Typed' },
+    });
+    expect(made.json()).toMatchObject({ awaitingConfirmation: false });
+    // Gwen, a confirmed guardian, names Olga as Chloe's guardian too: it waits for Chloe.
+    const guardianJar = (await logInAs(t.app, guardian.email!)).jar;
+    const asked = await post(guardianJar, '/api/guardians', {
+      action: 'add-guardian',
+      userId: child.id,
+      signupDto: { email: other.email, firstName: 'Aunt', lastName: 'Typed' },
+    });
+    expect(asked.json()).toMatchObject({ awaitingConfirmation: true });
+    const list = await post(guardianJar, '/api/guardians', {
+      action: 'get-guardians',
+      userId: child.id,
+    });
+    expect(list.json()).toEqual([
+      expect.objectContaining({ id: guardian.id, firstName: 'Mum', lastName: 'Typed' }),
+      expect.objectContaining({ id: other.id, firstName: 'Aunt', lastName: 'Typed' }),
+    ]);
+    // Olga sees the child by the child's own names, not by the names typed for Olga.
+    const otherJar = (await logInAs(t.app, other.email!)).jar;
+    const hers = await post(otherJar, '/api/guardians', {
+      action: 'get-guardians-of',
+      guardianUserId: other.id,
+    });
+    expect(hers.json()).toEqual([
+      expect.objectContaining({
+        id: child.id,
+        firstName: 'Chloe',
+        lastName: 'Owner',
+        awaitingConfirmation: true,
+      }),
+    ]);
+  });
+
   it('A2b: an organisation whose invitation is pending keeps the names its staff typed', async () => {
     const a = await owner('Alpha Club');
     const b = await owner('Beta Club');

@@ -67,8 +67,11 @@ const staffOrg = (authority: FamilyAuthority) =>
 /**
  * spec §5 Guardian add: links the account that has the address, or creates one without a
  * password and emails it a set-password link (unless skipResetPasswordMail). Idempotent: a
- * guardian already linked is answered as is. The answer repeats what was typed: it tells
- * nothing about the account behind an address.
+ * guardian already linked is answered as is. The answer repeats what was typed, and so do the
+ * family lists — an account that had the address keeps the typed names on the link: nothing
+ * tells the actor whether the address had an account, nor its owner's names (issue 11, A13).
+ * The link needs no confirmation by the guardian: it gives the guardian power over the child,
+ * whose owner consented; the guardian is told by email and may remove it (decision 0035).
  */
 async function addGuardian(
   deps: FamilyDeps,
@@ -81,7 +84,8 @@ async function addGuardian(
   const orgLabel = await orgLabelOf(deps.db, authority.orgId);
   const dto = input.signupDto;
   const email = dto.email.toLowerCase();
-  const person = { email, firstName: dto.firstName, lastName: dto.lastName };
+  const typed = { firstName: dto.firstName, lastName: dto.lastName };
+  const person = { email, ...typed };
   const outcome = await retryOnceOnUniqueViolation(() =>
     deps.db.transaction(async (tx) => {
       const existing = await findUserByEmail(tx, email);
@@ -97,6 +101,7 @@ async function addGuardian(
         action: 'family.add-guardian',
         field: 'signupDto.email',
         created: { guardian: !existing, child: false },
+        ...(existing ? { requestedName: { of: 'guardian', ...typed } } : {}),
         detail: { createdAccount: !existing },
       });
       const actorIsChild = actor.userId === child.id;
