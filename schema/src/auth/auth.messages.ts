@@ -54,4 +54,6 @@ export const googleMessages = {
 
 export const impersonationMessages = {
   refused: 'You are not allowed to switch to that account.',
+  /** decision 0035: a session switched into an account never decides as its owner. */
+  ownerOnly: 'Only the owner of this account can do this. Return to your own account first.',
 } as const;

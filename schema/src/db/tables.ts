@@ -108,11 +108,15 @@ export const guardianLinks = pgTable(
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     confirmedByUserId: uuid('confirmed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
     /**
-     * The names the guardian typed for a child who already had an account: shown to the
-     * guardian until the child confirms, so adding an address reveals nothing about its owner.
+     * The names typed for a person who already had an account, so adding an address reveals
+     * nothing about its owner (decision 0035). `requestedNameOf` says whose they are: the
+     * child's (typed by the guardian in create-children; shown to the guardian until the child
+     * confirms) or the guardian's (typed in add-guardian; the guardian's own names are never
+     * shown on the child's side).
      */
     requestedFirstName: text('requested_first_name'),
     requestedLastName: text('requested_last_name'),
+    requestedNameOf: text('requested_name_of', { enum: ['guardian', 'child'] }),
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.guardianUserId, t.childUserId] }), index('guardian_links_child').on(t.childUserId)],
@@ -124,7 +128,10 @@ export const sessions = pgTable(
     id: uuid('id').primaryKey().defaultRandom(),
     /** The account the session acts as. */
     userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    /** The guardian a child session may return to (spec §6 Return to parent account). */
+    /**
+     * The person at the keyboard of a switched session (the guardian or admin who switched
+     * first), kept through every hop; a return lands only on their own session (decision 0035).
+     */
     returnToUserId: uuid('return_to_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** The platform admin behind an impersonation, for the audit trail. */
     impersonatorUserId: uuid('impersonator_user_id').references(() => users.id, { onDelete: 'set null' }),

@@ -36,6 +36,8 @@ export const familyMessages = {
   notAllowed: 'You do not have permission to do this.',
   /** decision 0035: a link waits for the owner of the child's account. */
   onlyOwnerConfirms: 'Only the owner of this account can confirm a parent/guardian.',
+  /** decision 0035: who an account's guardians are is its owner's decision. */
+  onlyOwnerRemoves: 'Only the owner of this account can remove its parents/guardians.',
   awaitingConfirmation: 'Waiting for confirmation',
   /** Shown beside a child's email field: an email makes the child the owner of their account. */
   childEmailHint:

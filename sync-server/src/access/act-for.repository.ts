@@ -77,3 +77,9 @@ export async function readSubjectFacts(
     customerOfActorOrg: row.customer_of_actor_org,
   };
 }
+
+/** The role of a person (the keyboard person of a switched session); undefined when gone. */
+export async function readRole(db: Db, userId: string): Promise<'user' | 'admin' | undefined> {
+  const [row] = await db.select({ role: users.role }).from(users).where(eq(users.id, userId));
+  return row?.role;
+}

@@ -1,7 +1,8 @@
+import { impersonationMessages } from '@platform/schema/auth/auth.messages';
 import type { Db } from '../db/open-database.ts';
 import { Forbidden, NotFound } from '../plugins/domain-errors.ts';
 import type { SessionContext } from '../plugins/session.ts';
-import { readSubjectFacts, type SubjectFacts } from './act-for.repository.ts';
+import { readRole, readSubjectFacts, type SubjectFacts } from './act-for.repository.ts';
 
 /**
  * "May X act for Y?" — the one decision point (DESIGN.md "Who may act for whom", decision 0035).
@@ -25,7 +26,8 @@ export type Principal = {
   role: 'user' | 'admin';
   /**
    * The person at the keyboard when it is not the account's owner: the guardian or admin who
-   * switched into it. Such a session acts for the account but never decides as its owner.
+   * switched into it, however many hops ago. Such a session acts for the account but never
+   * decides as its owner, and reaches no further than its keyboard person may themself.
    */
   switchedFrom: string | null;
 };
@@ -85,6 +87,13 @@ export function decide(
   return refuse(403, 'owner-decides');
 }
 
+/**
+ * What reaches beyond the account a switched session acts for: going on into someone else, and
+ * power over a third person's family (making a guardian or a child of them). Reading the
+ * account's family and acting on its own stay the account's.
+ */
+const reachesBeyond = (action: ActForAction) => action === 'switch' || action === 'manage-family';
+
 export async function decideActFor(
   db: Db,
   actor: Principal,
@@ -93,7 +102,28 @@ export async function decideActFor(
 ): Promise<Decision> {
   const id = subjectId.trim().toLowerCase();
   if (!isUuid(id)) return refuse(404, 'unknown-person');
-  return decide(actor, id, await readSubjectFacts(db, actor, id), action);
+  const decision = decide(actor, id, await readSubjectFacts(db, actor, id), action);
+  const keyboardId = actor.switchedFrom;
+  if (keyboardId === null || id === actor.userId || !reachesBeyond(action)) return decision;
+  if (isRefusal(decision) && action !== 'switch') return decision;
+  // A switched session is a way to act for its account, never a way to gain power: what
+  // reaches beyond the account is decided for the person at the keyboard (issue 11, A1). An
+  // onward switch is theirs alone — a guardian switched into C goes on only into someone they
+  // may switch into themself; a third person's family, theirs as well as the account's.
+  const keyboard = await keyboardPrincipal(db, keyboardId);
+  if (!keyboard) return refuse(404, 'unknown-person');
+  const theirs = decide(keyboard, id, await readSubjectFacts(db, keyboard, id), action);
+  if (action === 'switch') return theirs;
+  // An admin may become the third person directly: the account's own power stands.
+  if (keyboard.role === 'admin') return decision;
+  return isRefusal(theirs) ? theirs : decision;
+}
+
+/** The person at the keyboard deciding in their own name: no organisation view, no claims. */
+async function keyboardPrincipal(db: Db, userId: string): Promise<Principal | null> {
+  const role = await readRole(db, userId);
+  if (!role) return null;
+  return { userId, view: 'customer', orgId: null, claims: [], role, switchedFrom: null };
 }
 
 /** The grant, or the refusal thrown as the domain error that says it (404 or 403). */
@@ -117,9 +147,26 @@ export function principalOf(current: SessionContext): Principal {
     orgId: current.session.orgId,
     claims: current.claims,
     role: current.user.role,
-    switchedFrom: current.session.impersonatorUserId ?? current.session.returnToUserId,
+    switchedFrom: keyboardOf(current),
   };
 }
 
+/**
+ * The person at the keyboard of a switched session (null in an own session): the guardian or
+ * admin who switched first. `sessions.return_to_user_id` keeps them through every hop, and a
+ * return lands only on their own session.
+ */
+export const keyboardOf = (current: Pick<SessionContext, 'session'>): string | null =>
+  current.session.returnToUserId ?? current.session.impersonatorUserId;
+
 const isUuid = (id: string) =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
+
+/**
+ * An owner decision — the account's password or kiosk PIN, its organisations, who its
+ * guardians are, its invitations — is taken only in the owner's own session: a guardian or an
+ * admin switched into the account acts for it but never decides as its owner (decision 0035).
+ */
+export function assertOwnSession(current: Pick<SessionContext, 'session'>): void {
+  if (keyboardOf(current) !== null) throw new Forbidden(impersonationMessages.ownerOnly);
+}

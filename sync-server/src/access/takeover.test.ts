@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
-import { guardianLinks, memberships, users } from '@platform/schema/db';
+import { guardianLinks, memberships, rosterItems, users } from '@platform/schema/db';
 import { mailsTo, tokenIn } from '../families/families.fixtures.ts';
 import {
   addMembership,
@@ -49,6 +49,8 @@ describe.each(testDatabaseKinds)('account takeover stories, on %s', (kind) => {
       children: Array<{ id: string }>;
       pendingRequests: number;
     }>();
+  const guardiansOf = (childUserId: string) =>
+    t.db.select().from(guardianLinks).where(eq(guardianLinks.childUserId, childUserId));
   const userByEmail = async (email: string) =>
     (await t.db.select().from(users).where(eq(users.email, email)))[0]!;
   const owner = async (label: string) => {
@@ -355,5 +357,223 @@ describe.each(testDatabaseKinds)('account takeover stories, on %s', (kind) => {
       headers: switched.headers(),
     });
     expect(pull.statusCode).toBe(401);
+  });
+
+  it('A15: the children without an email an organisation made pass to the family when the parent claims', async () => {
+    const a = await owner('Kid Gym');
+    const parentEmail = uniqueEmail('parent');
+    const added = await post(a.jar, '/api/crm/customers', {
+      customerEmail: parentEmail,
+      customerFirstName: 'Pat',
+      customerLastName: 'Parent',
+    });
+    expect(added.statusCode).toBe(201);
+    const parent = await userByEmail(parentEmail);
+    const children = (guardianUserId: string, firstName: string) =>
+      post(a.jar, '/api/auth/create-account', {
+        action: 'create-children',
+        guardianUserId,
+        signupDtos: [{ firstName, lastName: 'Kid' }],
+      });
+    // While nobody has claimed them, the organisation's staff act for the family they made.
+    const kid = (await children(parent.id, 'Kit')).json<Array<{ id: string }>>()[0]!.id;
+    const grandkid = (await children(kid, 'Gil')).json<Array<{ id: string }>>()[0]!.id;
+
+    const parentJar = await claimByReset(parentEmail);
+    // Now the children are the family's: staff may not give them a guardian they control,
+    // take the parent away, or add children under them.
+    for (const child of [kid, grandkid]) {
+      const puppet = await post(a.jar, '/api/guardians', {
+        action: 'add-guardian',
+        userId: child,
+        signupDto: { email: uniqueEmail('puppet'), firstName: 'Pup', lastName: 'Pet' },
+        skipResetPasswordMail: true,
+      });
+      expect(puppet.statusCode).toBe(403);
+      expect((await children(child, 'More')).statusCode).toBe(403);
+    }
+    const takeAway = await post(a.jar, '/api/guardians', {
+      action: 'remove-guardian',
+      userId: kid,
+      guardianUserId: parent.id,
+    });
+    expect(takeAway.statusCode).toBe(403);
+    // Staff still see the family of their customer; the parent still has her child.
+    expect(
+      (await post(a.jar, '/api/guardians', { action: 'get-guardians', userId: kid })).statusCode,
+    ).toBe(200);
+    const mine = await post(parentJar, '/api/guardians', {
+      action: 'get-guardians-of',
+      guardianUserId: parent.id,
+    });
+    expect(mine.json()).toEqual([expect.objectContaining({ id: kid })]);
+    expect((await guardiansOf(kid)).map((link) => link.guardianUserId)).toEqual([parent.id]);
+    expect((await switchInto(parentJar, kid)).statusCode).toBe(303);
+  });
+
+  it('A13: naming an address as a guardian tells nothing about its account', async () => {
+    const victim = await insertTestUser(t.db, { firstName: 'Victoria', lastName: 'Secretname' });
+    const asker = await insertTestUser(t.db, { firstName: 'Ask', lastName: 'Er' });
+    const { jar } = await logInAs(t.app, asker.email!);
+    const fresh = uniqueEmail('fresh');
+    const add = (email: string) =>
+      post(jar, '/api/guardians', {
+        action: 'add-guardian',
+        userId: asker.id,
+        signupDto: { email, firstName: 'Typed', lastName: 'Name' },
+        skipResetPasswordMail: true,
+      });
+    const existing = await add(victim.email!);
+    const unknown = await add(fresh);
+    const freshId = (await userByEmail(fresh)).id;
+    /** The answer with the account's id and address (both known to the asker) blanked. */
+    const shape = (text: string, id: string, email: string) =>
+      text.replaceAll(id, '<id>').replaceAll(email, '<email>');
+    expect(existing.statusCode).toBe(unknown.statusCode);
+    expect(shape(existing.body, victim.id, victim.email!)).toBe(
+      shape(unknown.body, freshId, fresh),
+    );
+    // The list of the asker's guardians: both as typed, in the same shape.
+    const list = await post(jar, '/api/guardians', { action: 'get-guardians', userId: asker.id });
+    const [first, second] = list.json<object[]>();
+    expect(shape(JSON.stringify(first), victim.id, victim.email!)).toBe(
+      shape(JSON.stringify(second), freshId, fresh),
+    );
+    expect(list.json()).toEqual([
+      expect.objectContaining({ id: victim.id, firstName: 'Typed', lastName: 'Name' }),
+      expect.objectContaining({ id: freshId, firstName: 'Typed', lastName: 'Name' }),
+    ]);
+    // The guardian sees the asker by the asker's own names: the asker chose to be known.
+    const victimJar = (await logInAs(t.app, victim.email!)).jar;
+    const theirs = await post(victimJar, '/api/guardians', {
+      action: 'get-guardians-of',
+      guardianUserId: victim.id,
+    });
+    expect(theirs.json()).toEqual([
+      {
+        id: asker.id,
+        firstName: 'Ask',
+        lastName: 'Er',
+        email: asker.email,
+        awaitingConfirmation: false,
+      },
+    ]);
+  });
+
+  it('A13: a guardian added for someone else, awaiting its owner, is named as typed; the child keeps her own names', async () => {
+    const child = await insertTestUser(t.db, { firstName: 'Chloe', lastName: 'Owner' });
+    const guardian = await insertTestUser(t.db, { firstName: 'Gwen', lastName: 'Guardian' });
+    const other = await insertTestUser(t.db, { firstName: 'Olga', lastName: 'Realname' });
+    const childJar = (await logInAs(t.app, child.email!)).jar;
+    const made = await post(childJar, '/api/guardians', {
+      action: 'add-guardian',
+      userId: child.id,
+      signupDto: { email: guardian.email, firstName: 'Mum', lastName: 'Typed' },
+    });
+    expect(made.json()).toMatchObject({ awaitingConfirmation: false });
+    // Gwen, a confirmed guardian, names Olga as Chloe's guardian too: it waits for Chloe.
+    const guardianJar = (await logInAs(t.app, guardian.email!)).jar;
+    const asked = await post(guardianJar, '/api/guardians', {
+      action: 'add-guardian',
+      userId: child.id,
+      signupDto: { email: other.email, firstName: 'Aunt', lastName: 'Typed' },
+    });
+    expect(asked.json()).toMatchObject({ awaitingConfirmation: true });
+    const list = await post(guardianJar, '/api/guardians', {
+      action: 'get-guardians',
+      userId: child.id,
+    });
+    expect(list.json()).toEqual([
+      expect.objectContaining({ id: guardian.id, firstName: 'Mum', lastName: 'Typed' }),
+      expect.objectContaining({ id: other.id, firstName: 'Aunt', lastName: 'Typed' }),
+    ]);
+    // Olga sees the child by the child's own names, not by the names typed for Olga.
+    const otherJar = (await logInAs(t.app, other.email!)).jar;
+    const hers = await post(otherJar, '/api/guardians', {
+      action: 'get-guardians-of',
+      guardianUserId: other.id,
+    });
+    expect(hers.json()).toEqual([
+      expect.objectContaining({
+        id: child.id,
+        firstName: 'Chloe',
+        lastName: 'Owner',
+        awaitingConfirmation: true,
+      }),
+    ]);
+  });
+
+  it('A2b: an organisation whose invitation is pending keeps the names its staff typed', async () => {
+    const a = await owner('Alpha Club');
+    const b = await owner('Beta Club');
+    const email = uniqueEmail('pat');
+    const addTo = (org: typeof a, firstName: string) =>
+      post(org.jar, '/api/crm/customers', {
+        customerEmail: email,
+        customerFirstName: firstName,
+        customerLastName: 'Typed',
+      });
+    expect((await addTo(a, 'Alpha')).statusCode).toBe(201);
+    const atB = await addTo(b, 'Beta');
+    expect(atB.statusCode).toBe(201);
+    const profileAt = async (org: typeof a, rosterId: string) =>
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/crm/customers/${rosterId}`,
+          headers: org.jar.headers(),
+        })
+      ).json<{ contact: { firstName: string; lastName: string }; invitationPending: boolean }>();
+    const bRoster = atB.json<{ id: string }>().id;
+    // The person claims the account through A's invitation, with their own names.
+    const invitation = (await mailsTo(t.db, email)).find((mail) =>
+      mail.textBody.includes(`orgId=${a.org.id}`),
+    )!;
+    const signup = await post(null, '/api/auth/create-account', {
+      action: 'signup',
+      signupDto: {
+        email,
+        password: 'pats-own-password',
+        firstName: 'Real',
+        lastName: 'Pat',
+        orgId: a.org.id,
+        invitation: /invitation=([\w-]+)/.exec(invitation.textBody)![1]!,
+      },
+    });
+    expect(signup.statusCode).toBe(200);
+    const patJar = new CookieJar().store(signup);
+    expect(await profileAt(b, bRoster)).toMatchObject({
+      contact: { firstName: 'Beta', lastName: 'Typed' },
+      invitationPending: true,
+    });
+    // Renaming themself does not tell B either.
+    const renamed = await post(patJar, '/api/settings', {
+      action: 'update-profile',
+      firstName: 'Renamed',
+      lastName: 'Pat',
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect((await profileAt(b, bRoster)).contact).toMatchObject({ firstName: 'Beta' });
+    const [pending] = await t.db
+      .select()
+      .from(rosterItems)
+      .where(and(eq(rosterItems.orgId, b.org.id), eq(rosterItems.id, bRoster)));
+    expect(pending).toMatchObject({ firstName: 'Beta', lastName: 'Typed' });
+    // Once the person accepts B, B sees their own names.
+    const invitations = await t.app.inject({
+      method: 'GET',
+      url: '/api/invitations',
+      headers: patJar.headers(),
+    });
+    const fromB = invitations
+      .json<Array<{ id: string; orgId: string }>>()
+      .find((i) => i.orgId === b.org.id)!;
+    expect((await post(patJar, `/api/invitations/${fromB.id}/accept`, {})).json()).toEqual({
+      success: true,
+    });
+    expect(await profileAt(b, bRoster)).toMatchObject({
+      contact: { firstName: 'Renamed', lastName: 'Pat' },
+      invitationPending: false,
+    });
   });
 });

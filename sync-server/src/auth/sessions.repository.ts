@@ -44,14 +44,23 @@ export async function insertSession(db: Db, input: NewSession) {
 }
 
 /**
- * A switched session stays good only while the switch would still be allowed (decision 0035):
- * a guardian's while their link to the account stands confirmed, an admin's while they are
- * an admin. Asked on every request, so removing a link ends the switch at once.
+ * A switched session stays good only while the switch would still be allowed (decision 0035),
+ * for the person at the keyboard (`return_to_user_id`, kept through every hop): an admin's
+ * while they are an admin; a guardian's while their own link to the account it is in now
+ * stands confirmed, the account is no admin and nobody's staff, and the session is in the
+ * customer view — a guardian never acts as staff. Asked on every request, so removing a link
+ * ends the switch at once, however many hops the session made.
  */
 const switchStillAllowed = or(
   isNull(sessions.returnToUserId),
   sql`exists (select 1 from ${users} admin where admin.id = ${sessions.impersonatorUserId} and admin.role = 'admin')`,
-  effectiveLinkExists(sessions.returnToUserId, sessions.userId),
+  and(
+    effectiveLinkExists(sessions.returnToUserId, sessions.userId),
+    eq(sessions.view, 'customer'),
+    eq(users.role, 'user'),
+    sql`not exists (select 1 from ${memberships} staff
+      where staff.user_id = ${sessions.userId} and staff.kind = 'staff')`,
+  ),
 );
 
 /** The live session with its user and, in org view, the claims of that membership. */

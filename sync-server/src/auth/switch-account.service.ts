@@ -4,7 +4,8 @@ import type { Db } from '../db/open-database.ts';
 import { Forbidden } from '../plugins/domain-errors.ts';
 import type { SessionContext } from '../plugins/session.ts';
 import { insertAuditEntry } from './audit.repository.ts';
-import { decideActFor, isRefusal, principalOf } from '../access/act-for.ts';
+import { readRole } from '../access/act-for.repository.ts';
+import { decideActFor, isRefusal, keyboardOf, principalOf } from '../access/act-for.ts';
 import { listMemberships } from './memberships.repository.ts';
 import { chooseProfile, requestedProfile, type Profile } from './profile-choice.ts';
 import { revokeSession, type NewSession } from './sessions.repository.ts';
@@ -16,12 +17,15 @@ export type SwitchRequest = {
   profileOrgId?: string | undefined;
 };
 
-type SwitchKind = 'self' | 'child' | 'return' | 'admin';
+type SwitchKind = 'self' | 'guardian' | 'return' | 'admin';
 
 /**
- * spec §6 Switch accounts. Allowed: another profile of oneself, one's own child, back to the
- * guardian a child session came from, or anyone for a platform admin. The old session is
- * revoked and the switch audited in one transaction; the caller starts the returned session.
+ * spec §6 Switch accounts. Allowed: another profile of oneself, an account whose owner
+ * confirmed the person at the keyboard as guardian, back to the person at the keyboard, or
+ * anyone for a platform admin. A switched session keeps its keyboard person through every hop
+ * (decision 0035): each onward switch is decided for them, and a return lands only on their own
+ * session. The old session is revoked and the switch audited in one transaction; the caller
+ * starts the returned session.
  */
 export async function switchAccount(
   db: Db,
@@ -32,18 +36,17 @@ export async function switchAccount(
   const target = kind === 'self' ? current.user : await findUserById(db, request.impersonate);
   if (!target) throw new Forbidden(impersonationMessages.refused);
   const profile = await profileFor(db, target.id, kind, request, target.attributes.lastProfile);
+  if (kind === 'self' && profile.view === 'org') await refuseStaffViewToGuardian(db, current);
   const next: NewSession = {
     userId: target.id,
     ...profile,
-    ...linksAfter(kind, current, target.id),
+    ...linksAfter(kind, current),
   };
-  const s = current.session;
   await db.transaction(async (tx) => {
     await revokeSession(tx, current.sessionId);
     await insertAuditEntry(tx, {
       orgId: profile.orgId,
-      // The person at the keyboard: an admin behind the session, else the guardian behind a child.
-      actorUserId: s.impersonatorUserId ?? s.returnToUserId ?? current.user.id,
+      actorUserId: keyboardOf(current) ?? current.user.id,
       subjectUserId: target.id,
       action: kind === 'self' ? 'switch-profile' : 'impersonate',
       detail: { kind, fromUserId: current.user.id, view: profile.view },
@@ -54,10 +57,10 @@ export async function switchAccount(
 }
 
 /**
- * Who the target is to the session: itself, the account a switched session came from, or — as
- * the one decision point says (access/act-for.ts) — a child whose owner confirmed this guardian
- * (never an admin or anyone's staff), or anyone for a platform admin. The session plugin asks
- * the same rule again on every request of the switched session.
+ * Who the target is to the session: itself, the person at the keyboard, or — as the one
+ * decision point says for the person at the keyboard (access/act-for.ts) — an account whose
+ * owner confirmed them as guardian (never an admin or anyone's staff), or anyone for a
+ * platform admin. The session plugin asks again on every request of the switched session.
  */
 async function switchKindOf(
   db: Db,
@@ -65,12 +68,22 @@ async function switchKindOf(
   targetId: string,
 ): Promise<SwitchKind> {
   if (targetId === current.user.id) return 'self';
-  if (current.session.returnToUserId === targetId) return 'return';
+  if (keyboardOf(current) === targetId) return 'return';
   const decision = await decideActFor(db, principalOf(current), targetId, 'switch');
   if (isRefusal(decision)) throw new Forbidden(impersonationMessages.refused);
-  if (decision.as === 'guardian') return 'child';
+  if (decision.as === 'guardian') return 'guardian';
   if (decision.as === 'admin') return 'admin';
   throw new Forbidden(impersonationMessages.refused);
+}
+
+/**
+ * A guardian never acts as staff: a session switched into an account goes into its staff view
+ * only with an admin at the keyboard (the session plugin asks the same on every request).
+ */
+async function refuseStaffViewToGuardian(db: Db, current: SessionContext) {
+  const keyboard = keyboardOf(current);
+  if (keyboard !== null && (await readRole(db, keyboard)) !== 'admin')
+    throw new Forbidden(impersonationMessages.refused);
 }
 
 /** Switching one's own profile must name one the user has; others land like a log-in would. */
@@ -84,30 +97,28 @@ async function profileFor(
   const memberships = await listMemberships(db, userId);
   const profileType = request.profileType ?? 'use-latest';
   const orgId = request.profileOrgId || null;
-  if (kind === 'child') return chooseProfile(memberships, 'use-customer', orgId, lastProfile);
+  if (kind === 'guardian') return chooseProfile(memberships, 'use-customer', orgId, lastProfile);
   if (kind !== 'self') return chooseProfile(memberships, profileType, orgId, lastProfile);
   const profile = requestedProfile(memberships, profileType, orgId, lastProfile);
   if (!profile) throw new Forbidden(impersonationMessages.refused);
   return profile;
 }
 
-/** Who the new session may return to, and which admin stays on record behind it. */
-function linksAfter(kind: SwitchKind, current: SessionContext, targetId: string) {
+/**
+ * Who the new session returns to — the person at the keyboard, whatever the hop — and which
+ * admin stays on record behind it. Only a return to the keyboard person is an own session.
+ */
+function linksAfter(kind: SwitchKind, current: SessionContext) {
   const { returnToUserId, impersonatorUserId } = current.session;
+  const keyboard = keyboardOf(current) ?? current.user.id;
   switch (kind) {
     case 'self':
       return { returnToUserId, impersonatorUserId };
-    case 'child':
-      return { returnToUserId: current.user.id, impersonatorUserId };
+    case 'guardian':
+      return { returnToUserId: keyboard, impersonatorUserId };
     case 'admin':
-      // The admin may come back the way a guardian does (allowReturnTo names them).
-      return { returnToUserId: current.user.id, impersonatorUserId: current.user.id };
-    case 'return': {
-      const adminStillBehind = impersonatorUserId !== null && impersonatorUserId !== targetId;
-      return {
-        returnToUserId: adminStillBehind ? impersonatorUserId : null,
-        impersonatorUserId: adminStillBehind ? impersonatorUserId : null,
-      };
-    }
+      return { returnToUserId: keyboard, impersonatorUserId: keyboard };
+    case 'return':
+      return { returnToUserId: null, impersonatorUserId: null };
   }
 }

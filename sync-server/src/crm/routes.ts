@@ -8,6 +8,7 @@ import {
   rosterSearchQuerySchema,
   setTagsRequestSchema,
 } from '@platform/schema/crm/crm.zod';
+import { keyboardOf } from '../access/act-for.ts';
 import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
 import { addCustomer } from './add-customer.service.ts';
 import { requireCrmStaff } from './crm.access.ts';
@@ -110,5 +111,5 @@ const invitationIdOf = (request: FastifyRequest) =>
   invitationParams.parse(request.params).invitationId;
 const answererOf = (current: SessionContext) => ({
   userId: current.user.id,
-  switchedFrom: current.session.impersonatorUserId ?? current.session.returnToUserId,
+  switchedFrom: keyboardOf(current),
 });

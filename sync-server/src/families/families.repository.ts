@@ -5,10 +5,12 @@ import type { Db } from '../db/open-database.ts';
 
 /**
  * The people on the other end of a person's links: their guardians or their children, each
- * saying whether the link awaits the child's confirmation. A child who had an account before
- * the guardian typed their address is shown to the guardian by the names typed, until they
- * confirm. With `customersOf`, only those who are customers of that organisation — staff see
- * a person only through the person's membership of their organisation (decision 0003).
+ * saying whether the link awaits the child's confirmation. A person who had an account before
+ * someone typed their address is shown by the names typed (decision 0035): a child to the
+ * guardian until the child confirms; a guardian, on the child's side, always — the guardian
+ * never confirms, and their own names are theirs to give. With `customersOf`, only those who
+ * are customers of that organisation — staff see a person only through the person's membership
+ * of their organisation (decision 0003).
  */
 async function listLinked(
   db: Db,
@@ -21,20 +23,24 @@ async function listLinked(
       ? [guardianLinks.childUserId, guardianLinks.guardianUserId]
       : [guardianLinks.guardianUserId, guardianLinks.childUserId];
   const awaiting = sql<boolean>`${guardianLinks.confirmedAt} is null`;
+  const typedShown =
+    side === 'guardians'
+      ? sql`${guardianLinks.requestedNameOf} = 'guardian'`
+      : sql`${guardianLinks.requestedNameOf} = 'child' and ${awaiting}`;
   const shownName = (column: 'first' | 'last') => {
     const [typed, real] =
       column === 'first'
         ? [guardianLinks.requestedFirstName, users.firstName]
         : [guardianLinks.requestedLastName, users.lastName];
-    return side === 'children'
-      ? sql<string>`case when ${awaiting} then coalesce(${typed}, ${real}) else ${real} end`
-      : sql<string>`${real}`;
+    return sql<string>`case when ${typedShown} then coalesce(${typed}, ${real}) else ${real} end`;
   };
+  const firstName = shownName('first');
+  const lastName = shownName('last');
   const query = db
     .select({
       id: users.id,
-      firstName: shownName('first'),
-      lastName: shownName('last'),
+      firstName,
+      lastName,
       email: users.email,
       awaitingConfirmation: awaiting,
     })
@@ -50,14 +56,10 @@ async function listLinked(
         ),
       )
     : query;
+  // Links made together (one transaction) share a time: then by the names shown.
   return scoped
-    .where(eq(known, userId)) // Links made together (one transaction) share a time: then by name.
-    .orderBy(
-      asc(guardianLinks.createdAt),
-      asc(users.firstName),
-      asc(users.lastName),
-      asc(users.id),
-    );
+    .where(eq(known, userId))
+    .orderBy(asc(guardianLinks.createdAt), asc(firstName), asc(lastName), asc(users.id));
 }
 
 export const listGuardiansOf = (db: Db, childUserId: string, customersOf: string | null) =>

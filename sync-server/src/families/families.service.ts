@@ -49,8 +49,12 @@ type NewLink = {
   field: string;
   /** Which of the two accounts this action created (they join the organisation's list). */
   created: { guardian: boolean; child: boolean };
-  /** The names the actor typed for a child who had an account already (shown until confirmed). */
-  requestedName?: { firstName: string; lastName: string };
+  /**
+   * The names the actor typed for a person who had an account already: a child (shown to the
+   * guardian until the child confirms) or a guardian (shown on the child's side, never the
+   * guardian account's own names).
+   */
+  requestedName?: { of: 'guardian' | 'child'; firstName: string; lastName: string };
   detail?: Record<string, unknown>;
 };
 
@@ -94,6 +98,7 @@ export async function linkInFamily(tx: Tx, link: NewLink): Promise<boolean> {
     confirmedByUserId: confirmed ? link.actor.auditUserId : null,
     requestedFirstName: link.requestedName?.firstName ?? null,
     requestedLastName: link.requestedName?.lastName ?? null,
+    requestedNameOf: link.requestedName?.of ?? null,
   });
   if (!linked) return false;
   // Accounts made here join the organisation's customer list; an existing account is never
@@ -148,7 +153,7 @@ export async function addChildrenInFamily(
       action: 'family.create-child',
       field: `signupDtos.${index}`,
       created: { guardian: false, child: !existing },
-      ...(existing ? { requestedName: entry } : {}),
+      ...(existing ? { requestedName: { of: 'child', ...entry } } : {}),
     });
     members.push({ id: child.id, ...entry, awaitingConfirmation: entry.email !== null });
     if (existing?.email)

@@ -67,8 +67,11 @@ const staffOrg = (authority: FamilyAuthority) =>
 /**
  * spec §5 Guardian add: links the account that has the address, or creates one without a
  * password and emails it a set-password link (unless skipResetPasswordMail). Idempotent: a
- * guardian already linked is answered as is. The answer repeats what was typed: it tells
- * nothing about the account behind an address.
+ * guardian already linked is answered as is. The answer repeats what was typed, and so do the
+ * family lists — an account that had the address keeps the typed names on the link: nothing
+ * tells the actor whether the address had an account, nor its owner's names (issue 11, A13).
+ * The link needs no confirmation by the guardian: it gives the guardian power over the child,
+ * whose owner consented; the guardian is told by email and may remove it (decision 0035).
  */
 async function addGuardian(
   deps: FamilyDeps,
@@ -81,7 +84,8 @@ async function addGuardian(
   const orgLabel = await orgLabelOf(deps.db, authority.orgId);
   const dto = input.signupDto;
   const email = dto.email.toLowerCase();
-  const person = { email, firstName: dto.firstName, lastName: dto.lastName };
+  const typed = { firstName: dto.firstName, lastName: dto.lastName };
+  const person = { email, ...typed };
   const outcome = await retryOnceOnUniqueViolation(() =>
     deps.db.transaction(async (tx) => {
       const existing = await findUserByEmail(tx, email);
@@ -97,6 +101,7 @@ async function addGuardian(
         action: 'family.add-guardian',
         field: 'signupDto.email',
         created: { guardian: !existing, child: false },
+        ...(existing ? { requestedName: { of: 'guardian', ...typed } } : {}),
         detail: { createdAccount: !existing },
       });
       const actorIsChild = actor.userId === child.id;
@@ -133,10 +138,8 @@ async function addGuardian(
 }
 
 /**
- * Removes the link only; both accounts stay. Either side of a link may always remove it (a
- * child removing a guardian, a guardian disconnecting a child or withdrawing a request);
- * otherwise whoever may manage the child's family — staff only for links made in their
- * organisation's context. Removing a link that is not there succeeds (a retried request).
+ * Removes the link only; both accounts stay. Removing a link that is not there succeeds (a
+ * retried request).
  */
 async function removeGuardian(
   deps: FamilyDeps,
@@ -144,14 +147,7 @@ async function removeGuardian(
   input: Action<'remove-guardian'>,
 ): Promise<{ success: true }> {
   const { userId, guardianUserId } = input;
-  const ownSide = userId === actor.userId || guardianUserId === actor.userId;
-  const authority: FamilyAuthority = ownSide
-    ? { as: 'self', orgId: familyOrgOf(actor) }
-    : await authorityOver(deps.db, actor, userId, 'manage-family');
-  if (authority.as === 'staff') {
-    const link = await findLink(deps.db, guardianUserId, userId);
-    if (link && link.orgId !== authority.orgId) throw new Forbidden(familyMessages.notAllowed);
-  }
+  const authority = await removalAuthority(deps, actor, userId, guardianUserId);
   await deps.db.transaction(async (tx) => {
     if (await unlinkGuardian(tx, guardianUserId, userId))
       await auditFamilyChange(tx, actor, authority, 'family.remove-guardian', userId, {
@@ -159,6 +155,37 @@ async function removeGuardian(
       });
   });
   return { success: true };
+}
+
+/**
+ * Who may remove a guardian link (decision 0035):
+ * - the child's owner, in their own session;
+ * - the link's guardian, withdrawing it — in their own session, or as the person at the
+ *   keyboard of a session switched into the child (they take themself out);
+ * - for a child without an email (the family's account), whoever may manage its family;
+ * - staff, on an account they act for, only links made in their organisation's context.
+ * A child with an email decides who their guardians are: another guardian, or anyone switched
+ * into the account, may not remove one (403).
+ */
+async function removalAuthority(
+  deps: FamilyDeps,
+  actor: FamilyActor,
+  userId: string,
+  guardianUserId: string,
+): Promise<FamilyAuthority> {
+  const own: FamilyAuthority = { as: 'self', orgId: familyOrgOf(actor) };
+  if (isOwnerActing(actor, userId) || isOwnerActing(actor, guardianUserId)) return own;
+  if (actor.switchedFrom !== null && guardianUserId === actor.switchedFrom) return own;
+  const authority = await authorityOver(deps.db, actor, userId, 'manage-family');
+  if (authority.as === 'staff') {
+    const link = await findLink(deps.db, guardianUserId, userId);
+    if (link && link.orgId !== authority.orgId) throw new Forbidden(familyMessages.notAllowed);
+    return authority;
+  }
+  const child = await findUserById(deps.db, userId);
+  if (!child) throw new NotFound(familyMessages.notFound);
+  if (child.email !== null) throw new Forbidden(familyMessages.onlyOwnerRemoves);
+  return authority;
 }
 
 /**

@@ -6,6 +6,7 @@ import {
   verifyPinInputSchema,
 } from '@platform/schema/kiosk/kiosk.zod';
 import { kioskClaims } from '@platform/schema/organizations/claims';
+import { assertOwnSession } from '../access/act-for.ts';
 import { removeSessionTokens } from '../notifications/notification-tokens.repository.ts';
 import { requireClaim, requireSession } from '../plugins/session.ts';
 import { findLiveKiosk } from './kiosk-devices.repository.ts';
@@ -53,13 +54,17 @@ export async function kioskRoutes(app: FastifyInstance) {
     kioskPinStatus(app.db, (await requireSession(request)).user.id),
   );
 
+  // The PIN is a credential of its own: set or removed only in the owner's own session.
   app.put('/api/kiosk/pin', async (request) => {
     const session = await requireSession(request);
+    assertOwnSession(session);
     const { pin } = setKioskPinInputSchema.parse(request.body);
     return setKioskPin(app.db, session.user.id, pin);
   });
 
-  app.delete('/api/kiosk/pin', async (request) =>
-    removeKioskPin(app.db, (await requireSession(request)).user.id),
-  );
+  app.delete('/api/kiosk/pin', async (request) => {
+    const session = await requireSession(request);
+    assertOwnSession(session);
+    return removeKioskPin(app.db, session.user.id);
+  });
 }

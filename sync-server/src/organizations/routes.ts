@@ -5,6 +5,7 @@ import {
 } from '@platform/schema/organizations/organizations.zod';
 import { claims } from '@platform/schema/organizations/claims';
 import { z } from 'zod';
+import { assertOwnSession } from '../access/act-for.ts';
 import { requireClaim, requireSession } from '../plugins/session.ts';
 import { waiverInputSchema } from '@platform/schema/organizations/documents.zod';
 import {
@@ -20,6 +21,9 @@ const orgParamsSchema = z.object({ orgId: z.uuid() });
 export async function organizationRoutes(app: FastifyInstance) {
   app.post('/api/organizations', async (request, reply) => {
     const session = await requireSession(request);
+    // Becoming an organisation's owner is the account owner's decision: a guardian switched
+    // into the account would make it staff, and then act in the staff view (issue 11, A4b).
+    assertOwnSession(session);
     const input = createOrganizationInputSchema.parse(request.body);
     return reply.code(201).send(await createOrganization(app.db, session.user.id, input));
   });

@@ -84,9 +84,11 @@ export async function restampRosterItemsOf(
 }
 
 /**
- * A person renamed themselves (settings): their roster items in every organisation take the
- * new name in the same transaction, with a new change position, and each organisation's
- * streams hear of it — staff's CRM and the family's devices show the new name. The update
+ * A person renamed themselves (settings, or claiming an invitation): their roster items in every
+ * organisation they belong to take the new name in the same transaction, with a new change
+ * position, and each organisation's streams hear of it — staff's CRM and the family's devices
+ * show the new name. An item still `invitation_pending` keeps the names staff typed: an
+ * organisation learns the person's own names only once they accept it (decision 0035). The update
  * row-locks the items and a push reads its masters for update, so the two take turns: a push
  * after it sees the new name (its device gets a conflict), and no push ever writes a name.
  */
@@ -98,7 +100,7 @@ export async function renameRosterItemsOf(
   const rows = await tx
     .update(rosterItems)
     .set({ firstName: name.firstName, lastName: name.lastName, updatedAt: new Date() })
-    .where(eq(rosterItems.userId, userId))
+    .where(and(eq(rosterItems.userId, userId), eq(rosterItems.invitationPending, false)))
     .returning({ orgId: rosterItems.orgId });
   for (const orgId of new Set(rows.map((row) => row.orgId)))
     await notifyChange(tx, { collection: 'roster', orgId, ownerIds: [userId] });

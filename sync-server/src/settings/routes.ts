@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { settingsRequestSchema } from '@platform/schema/settings/settings.zod';
+import { assertOwnSession } from '../access/act-for.ts';
 import { requireSession } from '../plugins/session.ts';
 import { SettingsInvalid } from './settings.errors.ts';
 import {
@@ -22,6 +23,7 @@ export async function settingsRoutes(app: FastifyInstance) {
         case 'update-profile':
           return await updateProfile(app.db, userId, input);
         case 'change-password':
+          assertOwnSession(session);
           return await changePassword(
             app.db,
             { userId, sessionId: session.sessionId, ip: request.ip },
