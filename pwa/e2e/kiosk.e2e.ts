@@ -115,7 +115,7 @@ describe('kiosk mode', () => {
     await page.getByRole('heading', { name: 'Tap your name' }).waitFor();
     await pending('1 action waiting to be sent').waitFor();
     await enterPinOfSam();
-    await page.getByText(/^Clocked in since \d\d:\d\d$/).waitFor();
+    await page.getByText(/^Clocked in since \d{1,2}:\d\d\s[AP]M$/).waitFor();
     await page.getByRole('button', { name: 'Start Break', exact: true }).waitFor();
     await page.getByRole('button', { name: 'Done' }).click();
     expect(

@@ -1,13 +1,3 @@
-/** HH:MM on a 24-hour clock, in the organisation's zone (else the device's). */
-export function formatKioskTime(iso: string, timeZone: string | null): string {
-  return new Intl.DateTimeFormat(undefined, {
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    ...(timeZone ? { timeZone } : {}),
-  }).format(new Date(iso));
-}
-
 /** '1 action waiting to be sent' — what the kiosk says about its unsent clock moves. */
 export function pendingText(count: number): string {
   if (count === 0) return 'All actions sent';

@@ -9,7 +9,7 @@ import type { AccountDatabase } from '../../../db/database.ts';
 import type { SyncStatus } from '../../../sync/replication.ts';
 import { useClockMove } from '../../../sync/use-clock-move.ts';
 import { usePersonClock } from '../hooks/use-person-clock.ts';
-import { formatKioskTime } from '../kiosk-texts.ts';
+import { orgFormat } from '@platform/schema/organizations/org-format';
 
 /** spec §3 current status and §4 the moves it allows, with the §8 toasts; then back to the list. */
 export function ClockPanel({
@@ -44,7 +44,7 @@ export function ClockPanel({
       ) : (
         <>
           <p className="kiosk-status">
-            {clockStatusText(state, (iso) => formatKioskTime(iso, kiosk.org.timezone))}
+            {clockStatusText(state, orgFormat(kiosk.org.timezone).time)}
           </p>
           <div className="kiosk-moves">
             {offeredClockMoves(state).map((action) => (
