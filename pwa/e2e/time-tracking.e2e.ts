@@ -180,7 +180,12 @@ describe('the time-tracking screen', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await toast(owner, timeEntryEditMessages.updated).waitFor();
     await edit.waitFor({ state: 'detached' });
-    expect(await entryCells(owner, wednesday)).toEqual(['8:30 AM', '5:15 PM', '12:00 PM–12:45 PM', '8h 00m']);
+    expect(await entryCells(owner, wednesday)).toEqual([
+      '8:30 AM',
+      '5:15 PM',
+      '12:00 PM–12:45 PM',
+      '8h 00m',
+    ]);
     await dayRegion(owner, wednesday).getByText('Day total: 8h 00m').waitFor();
     await weekRegion(owner).getByText('Week total: 8h 00m').waitFor();
 
@@ -207,5 +212,30 @@ describe('the time-tracking screen', () => {
       '\uFEFFPerson,Email,Date,Start,End,Break minutes,Worked hours\r\n' +
         `${demoLogins.staff.name},${demoLogins.staff.email},${wednesday},08:30,17:15,45,8.00\r\n`,
     );
+  });
+
+  it('lays the entry dialog’s breaks out without overflowing, from 320 to 1280 px (issue 14)', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await logIn(page, env.server.url, demoLogins.staff.email);
+    await page.goto(`${env.server.url}/dashboard/time-tracking`);
+    await weekRegion(page).getByRole('button', { name: 'Add entry' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add time entry' });
+    await dialog.getByRole('button', { name: 'Add break' }).click();
+    await dialog.getByRole('button', { name: 'Add break' }).click();
+    await dialog.getByLabel('Break 2 end').waitFor();
+    const overflow = () =>
+      dialog.evaluate((element) => {
+        const parts = Array.from(element.querySelectorAll('fieldset, .entry-break-row'));
+        const wide = [element, ...parts].filter((part) => part.scrollWidth > part.clientWidth);
+        return wide.map((part) => `${part.className}: ${part.scrollWidth} > ${part.clientWidth}`);
+      });
+    for (const width of [390, 320, 768, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      expect(await overflow(), `at ${width} px`).toEqual([]);
+      const box = await dialog.getByLabel('Break 2 end').boundingBox();
+      expect(box && box.x + box.width, `at ${width} px`).toBeLessThanOrEqual(width);
+    }
+    await context.close();
   });
 });

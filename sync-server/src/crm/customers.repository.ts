@@ -1,4 +1,5 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { normaliseTags } from '@platform/schema/crm/tags.rules';
 import {
   crmInvitations,
   customerMetrics,
@@ -146,11 +147,14 @@ export async function insertMetric(
   return row;
 }
 
-/** The organisation's tags in use, for the roster's filter. */
+/**
+ * The organisation's tags in use, for the roster's filter and the tag input's suggestions: one
+ * spelling of each (tags compare case-insensitively, tags.rules.ts).
+ */
 export async function tagsOfOrg(db: Db, orgId: string): Promise<string[]> {
   const rows = await db.execute(
     sql`select distinct unnest(tags) as tag from roster_items where org_id = ${orgId} and deleted = false order by 1 limit 500`,
   );
   const list = Array.isArray(rows) ? rows : ((rows as { rows?: unknown[] }).rows ?? []);
-  return (list as Array<{ tag: string }>).map((r) => r.tag);
+  return normaliseTags((list as Array<{ tag: string }>).map((r) => r.tag));
 }

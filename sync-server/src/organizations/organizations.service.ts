@@ -2,8 +2,10 @@ import type {
   CreateOrganizationInput,
   SetOrganizationTimezoneInput,
 } from '@platform/schema/organizations/organizations.zod';
+import { orgRegion, type OrgRegion } from '@platform/schema/organizations/org-region.rules';
 import type { Db } from '../db/open-database.ts';
 import {
+  findOrganization,
   insertOrganizationWithOwner,
   setOrganizationTimezone,
 } from './organizations.repository.ts';
@@ -26,4 +28,10 @@ export async function createOrganization(
 export async function changeOrganizationTimezone(db: Db, input: SetOrganizationTimezoneInput) {
   await setOrganizationTimezone(db, input.orgId, input.timezone);
   return { orgId: input.orgId, timezone: input.timezone };
+}
+
+/** The organisation's country, locale and zone (decision 0051): how its numbers and times read. */
+export async function organizationRegion(db: Db, orgId: string): Promise<OrgRegion> {
+  const org = await findOrganization(db, orgId);
+  return orgRegion(org?.attributes.timezone);
 }

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { formatBreaks, formatClockTime, formatDay, formatDuration, formatTimer } from './time-display.ts';
+import {
+  formatBreaks,
+  formatClockTime,
+  formatDay,
+  formatDuration,
+  formatTimer,
+} from './time-display.ts';
 
 const spaced = (text: string) => text.replace(/\s/g, ' ');
 

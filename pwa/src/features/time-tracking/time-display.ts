@@ -39,6 +39,9 @@ export function formatBreaks(entry: EntryTimes, timeZone: string): string {
   if (entry.breakIntervals.length === 0) return 'None';
   const { time } = orgFormat(timeZone);
   return entry.breakIntervals
-    .map((interval) => `${time(interval.startTime)}–${interval.endTime ? time(interval.endTime) : 'now'}`)
+    .map(
+      (interval) =>
+        `${time(interval.startTime)}–${interval.endTime ? time(interval.endTime) : 'now'}`,
+    )
     .join(', ');
 }

@@ -14,7 +14,6 @@ type Props = {
   online: boolean;
 };
 
-
 /** Measurements staff record for a customer (weight, a lift, …): name, value, day. */
 export function CustomerMetrics({ rosterId, metrics, onAdded, online }: Props) {
   const format = useOrgFormat();
