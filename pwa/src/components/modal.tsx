@@ -1,7 +1,30 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import type { ReactNode } from 'react';
+import { useLayoutEffect, useRef, type ReactNode } from 'react';
 
-/** The one modal frame (Radix: focus trap, Escape, labelled by its title). */
+/**
+ * Where focus lands when a dialog opens (WCAG 2.4.3, issue 14): an element marked
+ * `data-autofocus`, else the first field, else the first control of the body — never the
+ * header's Close button while there is something else to do.
+ */
+const FIRST_FIELD =
+  'input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
+const FIRST_CONTROL = `${FIRST_FIELD}, button:not(:disabled), a[href], [tabindex]:not([tabindex="-1"])`;
+
+function initialFocusOf(content: HTMLElement): HTMLElement | null {
+  const body = content.querySelector<HTMLElement>('.modal-body');
+  if (!body) return null;
+  return (
+    body.querySelector<HTMLElement>('[data-autofocus]') ??
+    body.querySelector<HTMLElement>(FIRST_FIELD) ??
+    body.querySelector<HTMLElement>(FIRST_CONTROL)
+  );
+}
+
+/**
+ * The one modal frame (Radix: focus trap, Escape, labelled by its title). Focus goes to the
+ * dialog's first field when it opens and back to the control that opened it when it closes —
+ * Radix does the latter only for its own Trigger, and our dialogs are opened by state.
+ */
 export function Modal({
   open,
   onOpenChange,
@@ -15,6 +38,14 @@ export function Modal({
   description?: string;
   children: ReactNode;
 }) {
+  const opener = useRef<HTMLElement | null>(null);
+  // Layout effects run before Radix moves focus into the dialog: the opener still has it.
+  useLayoutEffect(() => {
+    if (!open) return;
+    const active = document.activeElement;
+    opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+  }, [open]);
+
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -23,17 +54,29 @@ export function Modal({
         <Dialog.Content
           className="modal"
           {...(description ? {} : { 'aria-describedby': undefined })}
+          onOpenAutoFocus={(event) => {
+            const target = initialFocusOf(event.currentTarget as HTMLElement);
+            if (!target) return;
+            event.preventDefault();
+            target.focus();
+          }}
+          onCloseAutoFocus={(event) => {
+            const back = opener.current;
+            if (!back?.isConnected) return;
+            event.preventDefault();
+            back.focus();
+          }}
         >
-          <header className="modal-header">
+          <div className="modal-header">
             <Dialog.Title className="modal-title">{title}</Dialog.Title>
             <Dialog.Close className="icon-button" aria-label="Close">
               ×
             </Dialog.Close>
-          </header>
+          </div>
           {description && (
             <Dialog.Description className="modal-description">{description}</Dialog.Description>
           )}
-          {children}
+          <div className="modal-body">{children}</div>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>
