@@ -18,12 +18,15 @@ export function ClockPanel({
   status,
   person,
   onDone,
+  onMoved,
 }: {
   kiosk: Kiosk;
   db: AccountDatabase | null;
   status: SyncStatus | null;
   person: KioskStaffMember;
   onDone: () => void;
+  /** A move was recorded on the device, at `at`. */
+  onMoved: (action: ClockAction, at: number) => void;
 }) {
   const state = usePersonClock(db, kiosk.org.id, person.userId);
   const clock = useClockMove(db, status);
@@ -31,7 +34,8 @@ export function ClockPanel({
   async function run(action: ClockAction) {
     if (!state) return;
     const target = { orgId: kiosk.org.id, userId: person.userId };
-    if (await clock.run(target, state, action)) onDone();
+    const at = await clock.run(target, state, action);
+    if (at) onMoved(action, at.getTime());
   }
 
   return (
