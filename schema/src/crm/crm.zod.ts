@@ -189,6 +189,8 @@ const personSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string().nullable(),
+  /** Issue 14: a child's date of birth, for the age staff see; absent for others. */
+  dateOfBirth: z.iso.date().nullable().optional(),
 });
 
 export const activityEntrySchema = z.object({

@@ -6,6 +6,7 @@ import {
   customerNotes,
   guardianLinks,
   rosterItems,
+  users,
 } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
 import { notifyChange } from '../sync/change-feed.ts';
@@ -59,8 +60,9 @@ export async function familyOnRoster(db: Db, orgId: string, userId: string) {
     ids.length === 0
       ? []
       : await db
-          .select()
+          .select({ item: rosterItems, dateOfBirth: users.dateOfBirth })
           .from(rosterItems)
+          .innerJoin(users, eq(users.id, rosterItems.userId))
           .where(
             and(
               eq(rosterItems.orgId, orgId),
@@ -69,15 +71,18 @@ export async function familyOnRoster(db: Db, orgId: string, userId: string) {
             ),
           )
           .orderBy(asc(rosterItems.lastName), asc(rosterItems.firstName));
-  const person = (item: RosterItemRow) => ({
+  const person = ({ item }: { item: RosterItemRow }) => ({
     id: item.userId,
     firstName: item.firstName,
     lastName: item.lastName,
     email: item.email,
   });
   return {
-    guardians: items.filter((i) => guardianIds.includes(i.userId)).map(person),
-    children: items.filter((i) => childIds.includes(i.userId)).map(person),
+    guardians: items.filter((i) => guardianIds.includes(i.item.userId)).map(person),
+    // Issue 14: staff see a child's age.
+    children: items
+      .filter((i) => childIds.includes(i.item.userId))
+      .map((row) => ({ ...person(row), ...(row.dateOfBirth ? { dateOfBirth: row.dateOfBirth } : {}) })),
   };
 }
 

@@ -36,6 +36,11 @@ async function listLinked(
       firstName: shownName('first'),
       lastName: shownName('last'),
       email: users.email,
+      // A child's own account shows its date of birth only once the link is confirmed.
+      dateOfBirth:
+        side === 'children'
+          ? sql<string | null>`case when ${awaiting} then null else ${users.dateOfBirth}::text end`
+          : sql<string | null>`null`,
       awaitingConfirmation: awaiting,
     })
     .from(guardianLinks)
@@ -50,7 +55,7 @@ async function listLinked(
         ),
       )
     : query;
-  return scoped
+  const rows = await scoped
     .where(eq(known, userId)) // Links made together (one transaction) share a time: then by name.
     .orderBy(
       asc(guardianLinks.createdAt),
@@ -58,6 +63,8 @@ async function listLinked(
       asc(users.lastName),
       asc(users.id),
     );
+  // A date of birth is said only when there is one (issue 14: children's ages).
+  return rows.map(({ dateOfBirth, ...person }) => (dateOfBirth ? { ...person, dateOfBirth } : person));
 }
 
 export const listGuardiansOf = (db: Db, childUserId: string, customersOf: string | null) =>
