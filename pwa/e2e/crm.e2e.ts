@@ -216,13 +216,21 @@ describe('CRM', () => {
     const dialog = page.getByRole('dialog', { name: 'Manage child accounts' });
     await dialog.getByLabel('First name of child 1').fill('Jordan');
     await dialog.getByLabel('Last name of child 1').fill(`Family${suffix}`);
-    const reloaded = page.waitForEvent('load', { timeout: 20_000 });
+    await dialog.getByLabel('Date of birth (optional) of child 1').fill('2016-03-02');
     await dialog.getByRole('button', { name: 'Create child accounts' }).click();
-    // spec §9: the page reloads once the child reached this device's roster — that can be
-    // quick enough that the 'Reloading the page…' notice is gone before a test can read it.
-    await reloaded;
-    await page.getByRole('heading', { name: `Drew Family${suffix}`, level: 1 }).waitFor();
-    await children.getByText(`Jordan Family${suffix}`).waitFor();
+    // Issue 14: a toast, the new row in the dialog, and the profile's family — no reload.
+    await page
+      .getByRole('status', { name: 'Notifications' })
+      .getByText('The child account was created.')
+      .waitFor();
+    await dialog
+      .getByRole('listitem')
+      .filter({ hasText: `Jordan Family${suffix}` })
+      .waitFor();
+    await page.keyboard.press('Escape');
+    const jordan = children.getByRole('listitem').filter({ hasText: `Jordan Family${suffix}` });
+    // Staff see the child's age.
+    await jordan.getByText(/Age \d+/).waitFor();
     // The new child is on the roster too.
     await page.goto(`${env.server.url}/dashboard/crm`);
     await search(page).fill('jordan');

@@ -24,6 +24,11 @@ function yearsBefore(day: string, years: number): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** The latest date of birth accepted now: a date input's `max`. */
+export function latestBirthday(now = Date.now()): string {
+  return todayRange(now).latest;
+}
+
 /** Why a date of birth is refused, or null. */
 export function dateOfBirthProblem(day: string, now = Date.now()): string | null {
   const { latest, earliest } = todayRange(now);
