@@ -117,7 +117,7 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
         firstName: 'Pat',
         lastName: 'Parent',
         email: demoLogins.parent.email,
-        phone: '555-0142',
+        phone: '+12025550142',
         tags: ['family'],
         updatedAt: now,
       },

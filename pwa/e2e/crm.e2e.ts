@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
-import { inviteMessages } from '@platform/schema/crm/crm.messages';
+import { crmMessages, inviteMessages } from '@platform/schema/crm/crm.messages';
 import { customerNotes, rosterItems } from '@platform/schema/db';
 import {
   demoLogins,
@@ -73,6 +73,9 @@ describe('CRM', () => {
     // spec §4: editing a field after creation clears the created state.
     await dialog.getByLabel('Phone (optional)').fill('555-0199');
     await dialog.getByRole('button', { name: 'Create customer' }).waitFor();
+    // Issue 14: not a number (no area code) — said beside the field, as the server would.
+    await dialog.getByLabel('Phone (optional)').blur();
+    await dialog.getByText(crmMessages.invalidPhone).waitFor();
     expect(await next.count()).toBe(0);
     await dialog.getByLabel('Phone (optional)').fill('');
     // The same address again: on the list already (issue 14), said once, with its profile.
@@ -144,6 +147,8 @@ describe('CRM', () => {
   it('finds a customer by name, email or phone prefix', async () => {
     const page = await ownerOnCrm();
     await roster(page).getByRole('link', { name: 'Pat Parent' }).waitFor();
+    // Stored E.164, shown as the organisation's country writes it (issue 14).
+    await roster(page).getByRole('cell', { name: '(202) 555-0142' }).waitFor();
     await search(page).fill('casey');
     await roster(page).getByRole('link', { name: 'Casey Parent' }).waitFor();
     await roster(page).getByRole('link', { name: 'Pat Parent' }).waitFor({ state: 'detached' });
@@ -211,13 +216,21 @@ describe('CRM', () => {
     const dialog = page.getByRole('dialog', { name: 'Manage child accounts' });
     await dialog.getByLabel('First name of child 1').fill('Jordan');
     await dialog.getByLabel('Last name of child 1').fill(`Family${suffix}`);
-    const reloaded = page.waitForEvent('load', { timeout: 20_000 });
+    await dialog.getByLabel('Date of birth (optional) of child 1').fill('2016-03-02');
     await dialog.getByRole('button', { name: 'Create child accounts' }).click();
-    // spec §9: the page reloads once the child reached this device's roster — that can be
-    // quick enough that the 'Reloading the page…' notice is gone before a test can read it.
-    await reloaded;
-    await page.getByRole('heading', { name: `Drew Family${suffix}`, level: 1 }).waitFor();
-    await children.getByText(`Jordan Family${suffix}`).waitFor();
+    // Issue 14: a toast, the new row in the dialog, and the profile's family — no reload.
+    await page
+      .getByRole('status', { name: 'Notifications' })
+      .getByText('The child account was created.')
+      .waitFor();
+    await dialog
+      .getByRole('listitem')
+      .filter({ hasText: `Jordan Family${suffix}` })
+      .waitFor();
+    await page.keyboard.press('Escape');
+    const jordan = children.getByRole('listitem').filter({ hasText: `Jordan Family${suffix}` });
+    // Staff see the child's age.
+    await jordan.getByText(/Age \d+/).waitFor();
     // The new child is on the roster too.
     await page.goto(`${env.server.url}/dashboard/crm`);
     await search(page).fill('jordan');
@@ -291,9 +304,9 @@ describe('CRM', () => {
       await page.getByText('You are offline: changes are saved on this device').waitFor();
 
       await page.getByRole('button', { name: 'Change phone' }).click();
-      await page.getByLabel('Phone', { exact: true }).fill('+44 7700 900123');
+      await page.getByLabel('Phone', { exact: true }).fill('+44 7911 123456');
       await page.getByRole('button', { name: 'Save phone' }).click();
-      await page.getByText('+44 7700 900123').waitFor();
+      await page.getByText('+44 7911 123456').waitFor();
       await page.getByLabel('New tag').fill('front-desk');
       await page.getByRole('button', { name: 'Add tag' }).click();
       await page.getByRole('list', { name: 'Tags' }).getByText('front-desk').waitFor();
@@ -304,7 +317,7 @@ describe('CRM', () => {
 
       // Still on the device only.
       const [before] = await db.select().from(rosterItems).where(casey);
-      expect(before?.phone).not.toBe('+44 7700 900123');
+      expect(before?.phone).not.toBe('+44 7911 123456');
       expect(before?.tags).not.toContain('front-desk');
 
       wifi.plugIn();
@@ -313,7 +326,7 @@ describe('CRM', () => {
         .poll(async () => (await db.select().from(rosterItems).where(casey))[0], {
           timeout: 30_000,
         })
-        .toMatchObject({ phone: '+44 7700 900123', tags: expect.arrayContaining(['front-desk']) });
+        .toMatchObject({ phone: '+447911123456', tags: expect.arrayContaining(['front-desk']) });
       // Notes are their own collection: they may arrive a moment after the roster item.
       const sentNote = async () =>
         (
@@ -347,6 +360,7 @@ describe('CRM', () => {
     };
     const robin = await addCustomer('Robin');
     await addCustomer('Riley');
+    await addCustomer('Rowan');
     await page.goto(`${env.server.url}/dashboard/crm/customers/${robin.id}`);
     await page.getByRole('heading', { name: `Robin Picker${suffix}`, level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Manage parent/guardian accounts' }).click();
@@ -364,7 +378,9 @@ describe('CRM', () => {
     const rows = picker.getByRole('list', { name: 'Customers' });
     const riley = rows.getByRole('button', { name: /Riley/ });
     await riley.waitFor();
-    await rows.getByRole('button', { name: /Robin/ }).waitFor();
+    await rows.getByRole('button', { name: /Rowan/ }).waitFor();
+    // Issue 14: never the person themself.
+    expect(await rows.getByRole('button', { name: /Robin/ }).count()).toBe(0);
     await page.unroute('**/api/crm/customers?*');
 
     // …and on the chosen row while it is added, the others disabled.
@@ -377,11 +393,37 @@ describe('CRM', () => {
     });
     await riley.click();
     await expect.poll(() => riley.getAttribute('aria-busy')).toBe('true');
-    expect(await rows.getByRole('button', { name: /Robin/ }).isDisabled()).toBe(true);
+    expect(await rows.getByRole('button', { name: /Rowan/ }).isDisabled()).toBe(true);
     release();
     await picker.waitFor({ state: 'detached' });
     await dialog.getByText('Parent/guardian added.').waitFor();
     await dialog.getByRole('button', { name: `Remove Riley Picker${suffix}` }).waitFor();
+    await page.context().close();
+  });
+
+  it('keeps tags case-insensitive and suggests the organisation’s tags (issue 14)', async () => {
+    const page = await ownerOnCrm();
+    await roster(page).getByRole('link', { name: 'Pat Parent' }).click();
+    await page.getByRole('heading', { name: 'Pat Parent', level: 1 }).waitFor();
+    const tags = page.getByRole('list', { name: 'Tags' });
+    await tags.getByText('family').waitFor();
+    const input = page.getByLabel('New tag');
+    const add = page.getByRole('button', { name: 'Add tag' });
+    // Casey's tag is one of the organisation's, offered while typing.
+    await expect
+      .poll(() => page.locator('#crm-tag-suggestions option[value="kids-class"]').count())
+      .toBe(1);
+    expect(await input.getAttribute('list')).toBe('crm-tag-suggestions');
+    await input.fill('FAMILY');
+    await page.getByText('family is already a tag of this customer.').waitFor();
+    expect(await add.isDisabled()).toBe(true);
+    // Typed in another case, a known tag takes the organisation's spelling.
+    await input.fill('Kids-Class');
+    await add.click();
+    await tags.getByRole('button', { name: 'Remove tag kids-class', exact: true }).waitFor();
+    expect(
+      await tags.getByRole('button', { name: 'Remove tag Kids-Class', exact: true }).count(),
+    ).toBe(0);
     await page.context().close();
   });
 });

@@ -53,7 +53,7 @@ describe('every screen from the device, with the server stopped', () => {
     await logIn(ownerPage, server.url, demoLogins.owner.email);
     await visit(ownerPage, '/dashboard/time-tracking', async (page) => {
       await page.getByRole('button', { name: 'Clock In', exact: true }).click();
-      await page.getByText(/^Clocked in since \d\d:\d\d$/).waitFor();
+      await page.getByText(/^Clocked in since \d{1,2}:\d\d\s[AP]M$/).waitFor();
     });
     const profilePath = await (async () => {
       const page = await visit(ownerPage, '/dashboard/crm', async (p) => {
@@ -84,7 +84,7 @@ describe('every screen from the device, with the server stopped', () => {
       await shown(page);
     };
     await again(ownerPage, '/dashboard/time-tracking', async (page) => {
-      await page.getByText(/^Clocked in since \d\d:\d\d$/).waitFor();
+      await page.getByText(/^Clocked in since \d{1,2}:\d\d\s[AP]M$/).waitFor();
       await page
         .getByRole('region', { name: 'Account' })
         .getByText(demoLogins.owner.name)

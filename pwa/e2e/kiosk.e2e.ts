@@ -81,10 +81,29 @@ describe('kiosk mode', () => {
     page.getByRole('status', { name: 'Notifications' }).getByText(text);
   const pending = (text: string) => page.getByRole('status').filter({ hasText: text });
 
-  async function enterPinOfSam(): Promise<void> {
-    await page.getByRole('button', { name: 'Sam Staff' }).click();
+  /** Sam's name tile, which says whether Sam is in, on break or out (issue 14). */
+  const tileOfSam = (status: 'In' | 'On break' | 'Out') =>
+    page.getByRole('list', { name: 'Staff' }).getByRole('button', { name: `Sam Staff, ${status}` });
+  const time = String.raw`\d{1,2}:\d\d\s[AP]M`;
+  /** The full-screen answer to a move, in the organisation's clock (New York: the US way). */
+  const confirmation = (move: string) =>
+    page.getByRole('status').filter({ hasText: new RegExp(`^Sam Staff — ${move} ${time}`) });
+
+  /** On the wall tablet's keypad, or with a keyboard: both type the PIN. */
+  async function enterPinOfSam(using: 'keypad' | 'keyboard'): Promise<void> {
+    await page.getByRole('button', { name: /^Sam Staff/ }).click();
     await page.getByRole('heading', { name: 'Hello, Sam Staff' }).waitFor();
-    await page.getByLabel('PIN', { exact: true }).fill(SAM_PIN);
+    const field = page.getByLabel('PIN', { exact: true });
+    expect(await field.getAttribute('inputmode')).toBe('numeric');
+    if (using === 'keyboard') await field.fill(SAM_PIN);
+    else {
+      const keypad = page.getByRole('group', { name: 'Keypad' });
+      await keypad.getByRole('button', { name: '9', exact: true }).click();
+      await keypad.getByRole('button', { name: 'Delete last digit' }).click();
+      for (const digit of SAM_PIN)
+        await keypad.getByRole('button', { name: digit, exact: true }).click();
+      expect(await field.inputValue()).toBe(SAM_PIN);
+    }
     await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByRole('heading', { name: 'Sam Staff', exact: true }).waitFor();
   }
@@ -99,25 +118,50 @@ describe('kiosk mode', () => {
     await waitForServiceWorker();
     await pending('All actions sent').waitFor();
 
+    // A clock on the wall, in the organisation's way of writing time.
+    await page
+      .locator('.kiosk-clock')
+      .getByText(new RegExp(`^${time}$`))
+      .waitFor();
+    await tileOfSam('Out').waitFor();
+
     await goOffline();
-    await enterPinOfSam();
+    await enterPinOfSam('keypad');
     await page.getByText('Not clocked in').waitFor();
     const clickedAt = Date.now();
     await page.getByRole('button', { name: 'Clock In', exact: true }).click();
-    // Offline, the move is kept on the device and the kiosk says so (issue 13).
+    // The answer fills the screen, then clears itself for the next person (issue 14).
+    await confirmation('clocked in').waitFor();
+    // Offline, the move is kept on the device and the kiosk says so (issue 13)…
     await toast(savedOfflineMessage).waitFor();
     const recordedBy = Date.now();
+    // …in a toast that never covers 'Leave kiosk mode'.
+    const toastBox = await toast(savedOfflineMessage).boundingBox();
+    const leaveBox = await page.getByRole('button', { name: 'Leave kiosk mode' }).boundingBox();
+    expect(toastBox && leaveBox).toBeTruthy();
+    const apart =
+      toastBox!.y + toastBox!.height <= leaveBox!.y ||
+      leaveBox!.y + leaveBox!.height <= toastBox!.y ||
+      toastBox!.x + toastBox!.width <= leaveBox!.x ||
+      leaveBox!.x + leaveBox!.width <= toastBox!.x;
+    expect(apart).toBe(true);
+    await confirmation('clocked in').waitFor({ state: 'detached', timeout: 8_000 });
     await page.getByRole('heading', { name: 'Tap your name' }).waitFor();
+    await tileOfSam('In').waitFor();
     await pending('1 action waiting to be sent').waitFor();
 
     // Still offline: the shell comes from the service worker, the move from the device.
     await page.reload();
     await page.getByRole('heading', { name: 'Tap your name' }).waitFor();
     await pending('1 action waiting to be sent').waitFor();
-    await enterPinOfSam();
-    await page.getByText(/^Clocked in since \d\d:\d\d$/).waitFor();
-    await page.getByRole('button', { name: 'Start Break', exact: true }).waitFor();
-    await page.getByRole('button', { name: 'Done' }).click();
+    await tileOfSam('In').waitFor();
+    await enterPinOfSam('keyboard');
+    await page.getByText(/^Clocked in since \d{1,2}:\d\d\s[AP]M$/).waitFor();
+    await page.getByRole('button', { name: 'Start Break', exact: true }).click();
+    // A tap clears the answer at once.
+    await confirmation('started a break').click();
+    await confirmation('started a break').waitFor({ state: 'detached', timeout: 1_000 });
+    await tileOfSam('On break').waitFor();
     expect(
       await server.db
         .select()

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { orgFormat } from '@platform/schema/organizations/org-format';
 import { addDays, dayKeyOf, mondayOf } from '@platform/schema/time-tracking/org-calendar';
 import {
   savedOfflineMessage,
@@ -21,14 +22,8 @@ const zone = 'America/New_York';
 const lastMonday = addDays(mondayOf(dayKeyOf(Date.now(), zone)), -7);
 const lastSunday = addDays(lastMonday, 6);
 const wednesday = addDays(lastMonday, 2);
-/** The heading of a day's list, as the page writes it (the context's locale is en-US). */
-const dayHeading = (day: string) =>
-  new Intl.DateTimeFormat('en-US', {
-    weekday: 'long',
-    month: 'long',
-    day: 'numeric',
-    timeZone: 'UTC',
-  }).format(new Date(`${day}T12:00:00.000Z`));
+/** The heading of a day's list, as the organisation writes it (whatever the browser's locale). */
+const dayHeading = (day: string) => orgFormat(zone).day(day);
 
 const toast = (page: Page, text: string) =>
   page.getByRole('status', { name: 'Notifications' }).getByText(text);
@@ -39,7 +34,9 @@ const dayRegion = (page: Page, day: string) =>
 async function entryCells(page: Page, day: string): Promise<string[]> {
   const rows = dayRegion(page, day).getByRole('row');
   await expect.poll(() => rows.count()).toBe(2);
-  return (await rows.nth(1).getByRole('cell').allTextContents()).slice(0, 4);
+  // Intl puts a narrow no-break space before AM/PM: compare with plain spaces.
+  const cells = await rows.nth(1).getByRole('cell').allTextContents();
+  return cells.slice(0, 4).map((cell) => cell.replace(/\s/g, ' '));
 }
 
 /** spec §3 Time tracking, §4 its moves, §7 POST /api/time-tracking, §8 its toasts. */
@@ -59,16 +56,16 @@ describe('the time-tracking screen', () => {
 
     await button('Clock In').click();
     await toast('Successfully clocked in!').waitFor();
-    await page.getByText(/^Clocked in since \d\d:\d\d$/).waitFor();
+    await page.getByText(/^Clocked in since \d{1,2}:\d\d\s[AP]M$/).waitFor();
     expect(await button('Clock In').count()).toBe(0);
 
     await button('Start Break').click();
     await toast('Break started!').waitFor();
-    await page.getByText(/^On break since \d\d:\d\d$/).waitFor();
+    await page.getByText(/^On break since \d{1,2}:\d\d\s[AP]M$/).waitFor();
 
     await button('Return from Break').click();
     await toast('Break ended!').waitFor();
-    await page.getByText(/^Clocked in since \d\d:\d\d$/).waitFor();
+    await page.getByText(/^Clocked in since \d{1,2}:\d\d\s[AP]M$/).waitFor();
 
     await button('Clock Out').click();
     await toast('Successfully clocked out!').waitFor();
@@ -77,10 +74,13 @@ describe('the time-tracking screen', () => {
 
     const rows = page.getByRole('region', { name: 'Today' }).getByRole('row');
     await expect.poll(() => rows.count()).toBe(2); // the header and one entry
-    const cells = await rows.nth(1).getByRole('cell').allTextContents();
-    expect(cells[0]).toMatch(/^\d\d:\d\d$/);
-    expect(cells[1]).toMatch(/^\d\d:\d\d$/);
-    expect(cells[2]).toMatch(/^\d\d:\d\d–\d\d:\d\d$/);
+    // The organisation's clock (New York: the US way), never seconds (issue 14).
+    const cells = (await rows.nth(1).getByRole('cell').allTextContents()).map((cell) =>
+      cell.replace(/\s/g, ' '),
+    );
+    expect(cells[0]).toMatch(/^\d{1,2}:\d\d [AP]M$/);
+    expect(cells[1]).toMatch(/^\d{1,2}:\d\d [AP]M$/);
+    expect(cells[2]).toMatch(/^\d{1,2}:\d\d [AP]M–\d{1,2}:\d\d [AP]M$/);
     expect(cells[3]).toBe('0h 00m');
   });
 
@@ -106,13 +106,13 @@ describe('the time-tracking screen', () => {
       await profile.context.setOffline(true);
       await page.getByRole('button', { name: 'Start Break', exact: true }).click();
       await toast(page, savedOfflineMessage).waitFor();
-      await page.getByText(/^On break since \d\d:\d\d$/).waitFor();
+      await page.getByText(/^On break since \d{1,2}:\d\d\s[AP]M$/).waitFor();
       // spec §4: on a break the move offered is Return from Break, not Clock Out.
       await page.getByRole('button', { name: 'Return from Break', exact: true }).waitFor();
       expect(await page.getByRole('button', { name: 'Clock Out', exact: true }).count()).toBe(0);
 
       await page.reload();
-      await page.getByText(/^On break since \d\d:\d\d$/).waitFor();
+      await page.getByText(/^On break since \d{1,2}:\d\d\s[AP]M$/).waitFor();
       await page
         .getByRole('region', { name: 'Account' })
         .getByText(demoLogins.staff.name)
@@ -153,7 +153,7 @@ describe('the time-tracking screen', () => {
     await add.getByLabel('End', { exact: true }).fill(`${wednesday}T17:00`);
     await add.getByRole('button', { name: 'Save' }).click();
     await toast(staff, timeEntryEditMessages.created).waitFor();
-    expect(await entryCells(staff, wednesday)).toEqual(['09:00', '17:00', 'None', '8h 00m']);
+    expect(await entryCells(staff, wednesday)).toEqual(['9:00 AM', '5:00 PM', 'None', '8h 00m']);
 
     // The owner sees it in the team's week, picks Sam and corrects it.
     const owner = await (await env.browser.newContext({ locale: 'en-US' })).newPage();
@@ -166,7 +166,7 @@ describe('the time-tracking screen', () => {
     await expect
       .poll(() => weekRegion(owner).getByLabel('Person').inputValue())
       .toBe(env.server.seed.userIds.staff);
-    expect(await entryCells(owner, wednesday)).toEqual(['09:00', '17:00', 'None', '8h 00m']);
+    expect(await entryCells(owner, wednesday)).toEqual(['9:00 AM', '5:00 PM', 'None', '8h 00m']);
 
     await dayRegion(owner, wednesday)
       .getByRole('button', { name: /^Edit entry/ })
@@ -180,7 +180,12 @@ describe('the time-tracking screen', () => {
     await edit.getByRole('button', { name: 'Save' }).click();
     await toast(owner, timeEntryEditMessages.updated).waitFor();
     await edit.waitFor({ state: 'detached' });
-    expect(await entryCells(owner, wednesday)).toEqual(['08:30', '17:15', '12:00–12:45', '8h 00m']);
+    expect(await entryCells(owner, wednesday)).toEqual([
+      '8:30 AM',
+      '5:15 PM',
+      '12:00 PM–12:45 PM',
+      '8h 00m',
+    ]);
     await dayRegion(owner, wednesday).getByText('Day total: 8h 00m').waitFor();
     await weekRegion(owner).getByText('Week total: 8h 00m').waitFor();
 
@@ -188,7 +193,7 @@ describe('the time-tracking screen', () => {
     const corrected = Date.now();
     await expect
       .poll(() => entryCells(staff, wednesday), { timeout: 2_000, interval: 100 })
-      .toEqual(['08:30', '17:15', '12:00–12:45', '8h 00m']);
+      .toEqual(['8:30 AM', '5:15 PM', '12:00 PM–12:45 PM', '8h 00m']);
     expect(Date.now() - corrected).toBeLessThan(2_000);
     await weekRegion(staff).getByText('Week total: 8h 00m').waitFor();
     await staffContext.close();
@@ -207,5 +212,30 @@ describe('the time-tracking screen', () => {
       '\uFEFFPerson,Email,Date,Start,End,Break minutes,Worked hours\r\n' +
         `${demoLogins.staff.name},${demoLogins.staff.email},${wednesday},08:30,17:15,45,8.00\r\n`,
     );
+  });
+
+  it('lays the entry dialog’s breaks out without overflowing, from 320 to 1280 px (issue 14)', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await logIn(page, env.server.url, demoLogins.staff.email);
+    await page.goto(`${env.server.url}/dashboard/time-tracking`);
+    await weekRegion(page).getByRole('button', { name: 'Add entry' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add time entry' });
+    await dialog.getByRole('button', { name: 'Add break' }).click();
+    await dialog.getByRole('button', { name: 'Add break' }).click();
+    await dialog.getByLabel('Break 2 end').waitFor();
+    const overflow = () =>
+      dialog.evaluate((element) => {
+        const parts = Array.from(element.querySelectorAll('fieldset, .entry-break-row'));
+        const wide = [element, ...parts].filter((part) => part.scrollWidth > part.clientWidth);
+        return wide.map((part) => `${part.className}: ${part.scrollWidth} > ${part.clientWidth}`);
+      });
+    for (const width of [390, 320, 768, 1280]) {
+      await page.setViewportSize({ width, height: 844 });
+      expect(await overflow(), `at ${width} px`).toEqual([]);
+      const box = await dialog.getByLabel('Break 2 end').boundingBox();
+      expect(box && box.x + box.width, `at ${width} px`).toBeLessThanOrEqual(width);
+    }
+    await context.close();
   });
 });

@@ -1,16 +1,35 @@
 import * as Dialog from '@radix-ui/react-dialog';
-import { useRef, type ReactNode, type RefObject } from 'react';
+import { useLayoutEffect, useRef, type ReactNode, type RefObject } from 'react';
 
+/**
+ * Where focus lands when a dialog opens (WCAG 2.4.3, issue 14): an element marked
+ * `data-autofocus`, else the first field, else the first control of the body — never the
+ * header's Close button while there is something else to do.
+ */
 const FIRST_FIELD =
-  'input:not([type="hidden"]):not([disabled]), select:not([disabled]), textarea:not([disabled])';
+  'input:not([type="hidden"]):not(:disabled), select:not(:disabled), textarea:not(:disabled)';
+const FIRST_CONTROL = `${FIRST_FIELD}, button:not(:disabled), a[href], [tabindex]:not([tabindex="-1"])`;
 
-/** The one modal frame (Radix: focus trap, Escape, labelled by its title). */
+function initialFocusOf(content: HTMLElement): HTMLElement | null {
+  const body = content.querySelector<HTMLElement>('.modal-body');
+  if (!body) return null;
+  return (
+    body.querySelector<HTMLElement>('[data-autofocus]') ??
+    body.querySelector<HTMLElement>(FIRST_FIELD) ??
+    body.querySelector<HTMLElement>(FIRST_CONTROL)
+  );
+}
+
+/**
+ * The one modal frame (Radix: focus trap, Escape, labelled by its title). Focus goes to the
+ * dialog's first field when it opens and back to the control that opened it when it closes —
+ * Radix does the latter only for its own Trigger, and our dialogs are opened by state.
+ */
 export function Modal({
   open,
   onOpenChange,
   title,
   description,
-  focusFirstField = false,
   returnFocusTo,
   children,
 }: {
@@ -18,7 +37,7 @@ export function Modal({
   onOpenChange: (open: boolean) => void;
   title: string;
   description?: string;
-  /** Open with focus on the first form field rather than the Close button (WCAG 2.4.3). */
+  /** Kept for callers written before every dialog opened on its first field. */
   focusFirstField?: boolean;
   /**
    * Where focus goes on close when the control that opened the dialog is gone (its row was
@@ -27,7 +46,14 @@ export function Modal({
   returnFocusTo?: RefObject<HTMLElement | null>;
   children: ReactNode;
 }) {
-  const opener = useRef<Element | null>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  // Layout effects run before Radix moves focus into the dialog: the opener still has it.
+  useLayoutEffect(() => {
+    if (!open) return;
+    const active = document.activeElement;
+    opener.current = active instanceof HTMLElement && active !== document.body ? active : null;
+  }, [open]);
+
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Portal>
@@ -37,23 +63,16 @@ export function Modal({
           className="modal"
           {...(description ? {} : { 'aria-describedby': undefined })}
           onOpenAutoFocus={(event) => {
-            opener.current = document.activeElement;
-            if (!focusFirstField) return;
-            const field = (event.currentTarget as HTMLElement | null)?.querySelector<HTMLElement>(
-              FIRST_FIELD,
-            );
-            if (!field) return;
-            event.preventDefault();
-            field.focus();
-          }}
-          onCloseAutoFocus={(event) => {
-            // Radix gives focus back only to a Dialog.Trigger, which these dialogs opened by
-            // state have not: back to the control that opened it, or, once that is gone,
-            // to `returnFocusTo`.
-            const target = opener.current?.isConnected ? opener.current : returnFocusTo?.current;
-            if (!(target instanceof HTMLElement) || !target.isConnected) return;
+            const target = initialFocusOf(event.currentTarget as HTMLElement);
+            if (!target) return;
             event.preventDefault();
             target.focus();
+          }}
+          onCloseAutoFocus={(event) => {
+            const back = opener.current?.isConnected ? opener.current : returnFocusTo?.current;
+            if (!back?.isConnected) return;
+            event.preventDefault();
+            back.focus();
           }}
         >
           <div className="modal-header">
@@ -65,7 +84,7 @@ export function Modal({
           {description && (
             <Dialog.Description className="modal-description">{description}</Dialog.Description>
           )}
-          {children}
+          <div className="modal-body">{children}</div>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

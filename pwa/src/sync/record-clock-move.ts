@@ -19,7 +19,7 @@ export async function recordClockMove(
   state: ClockState,
   action: ClockAction,
   options: { online: boolean; now?: Date },
-): Promise<{ ok: true; verdict: Promise<Verdict> } | { ok: false; message: string }> {
+): Promise<{ ok: true; at: Date; verdict: Promise<Verdict> } | { ok: false; message: string }> {
   const now = options.now ?? new Date();
   const move = applyClockAction(state, action, now, { ...target, newEntryId: crypto.randomUUID() });
   if (!move.ok) return move;
@@ -27,5 +27,5 @@ export async function recordClockMove(
   const verdict: Promise<Verdict> = options.online
     ? awaitVerdict(db, 'time-entries', move.entry.id, now)
     : Promise.resolve({ kind: 'queued' });
-  return { ok: true, verdict };
+  return { ok: true, at: now, verdict };
 }

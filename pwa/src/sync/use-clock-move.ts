@@ -19,8 +19,8 @@ export const isSyncReachable = (status: SyncStatus | null) =>
  * One clock move at a time, the same on the time-tracking page and at the kiosk: written on the
  * device at once (the screen's live query shows it), then the §8 toast when the server
  * acknowledged it — or its failure toast when the server refused it, or "saved on this device"
- * while it waits to be sent. Answers true once the move is recorded on the device; the toast
- * follows without holding the buttons.
+ * while it waits to be sent. Answers the time the move was recorded at on the device (null when
+ * it was not); the toast follows without holding the buttons.
  */
 export function useClockMove(db: AccountDatabase | null, status: SyncStatus | null) {
   const toast = useToast();
@@ -30,10 +30,10 @@ export function useClockMove(db: AccountDatabase | null, status: SyncStatus | nu
     target: { orgId: string; userId: string },
     state: ClockState,
     action: ClockAction,
-  ): Promise<boolean> {
+  ): Promise<Date | null> {
     if (pending || !db) {
       if (!db) toast.error(clockFailureMessages[action]);
-      return false;
+      return null;
     }
     setPending(action);
     try {
@@ -42,7 +42,7 @@ export function useClockMove(db: AccountDatabase | null, status: SyncStatus | nu
       });
       if (!result.ok) {
         toast.error(clockFailureMessages[action]);
-        return false;
+        return null;
       }
       void result.verdict.then((verdict) => {
         if (verdict.kind === 'acknowledged') toast.success(clockSuccessMessages[action]);
@@ -50,11 +50,11 @@ export function useClockMove(db: AccountDatabase | null, status: SyncStatus | nu
           toast.error(`${clockFailureMessages[action]} ${verdict.message}`);
         else toast.show(savedOfflineMessage, 'info');
       });
-      return true;
+      return result.at;
     } catch (error) {
       console.error('clock move failed', error);
       toast.error(clockFailureMessages[action]);
-      return false;
+      return null;
     } finally {
       setPending(null);
     }

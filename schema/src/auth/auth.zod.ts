@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ORG_NAME_MAX, PASSWORD_MIN_LENGTH, PERSON_NAME_MAX } from '../app/constants.ts';
+import { dateOfBirthSchema } from '../families/date-of-birth.rules.ts';
 import { childMessages, loginMessages, signupMessages } from './auth.messages.ts';
 
 export const profileTypeSchema = z.enum(['use-customer', 'use-latest', 'use-org']);
@@ -39,6 +40,8 @@ export const childEntrySchema = z.object({
   email: z.union([z.email(childMessages.invalidEmail), z.literal('')]).optional(),
   firstName: requiredName(childMessages.firstNameRequired),
   lastName: requiredName(childMessages.lastNameRequired),
+  /** Issue 14: optional; '' when the form's field is left empty. */
+  dateOfBirth: z.union([dateOfBirthSchema, z.literal('')]).optional(),
 });
 export type ChildEntry = z.infer<typeof childEntrySchema>;
 

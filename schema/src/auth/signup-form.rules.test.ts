@@ -46,7 +46,7 @@ describe('signupFormSchema', () => {
 
   it('checks child rows only for a guardian', () => {
     const schema = signupFormSchema({ cookieConsentGiven: false });
-    const children = [{ firstName: '', lastName: 'Kid', email: 'nope' }];
+    const children = [{ firstName: '', lastName: 'Kid', email: 'nope', dateOfBirth: '' }];
     expect(schema.safeParse({ ...filled, children }).success).toBe(true);
     expect(messagesOf(schema.safeParse({ ...filled, isGuardian: true, children }))).toEqual({
       'children.0.firstName': childMessages.firstNameRequired,
@@ -57,7 +57,7 @@ describe('signupFormSchema', () => {
 
 describe('toSignupDto', () => {
   const schema = signupFormSchema({ cookieConsentGiven: false });
-  const children = [{ firstName: ' Kit', lastName: 'Lovelace', email: '' }];
+  const children = [{ firstName: ' Kit', lastName: 'Lovelace', email: '', dateOfBirth: '2019-06-01' }];
 
   it('sends a trimmed customer with children (no empty email) and the query context', () => {
     const form = schema.parse({ ...filled, isGuardian: true, children });
@@ -74,7 +74,7 @@ describe('toSignupDto', () => {
       password: 'long-enough',
       firstName: 'Ada',
       lastName: 'Lovelace',
-      children: [{ firstName: 'Kit', lastName: 'Lovelace' }],
+      children: [{ firstName: 'Kit', lastName: 'Lovelace', dateOfBirth: '2019-06-01' }],
       orgId,
       redirectTo: '/x',
     });

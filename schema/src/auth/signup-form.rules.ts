@@ -11,9 +11,11 @@ const childRowSchema = z.object({
   firstName: z.string().trim(),
   lastName: z.string().trim(),
   email: z.string().trim(),
+  /** 'YYYY-MM-DD' from a date input, '' when left empty (issue 14). */
+  dateOfBirth: z.string(),
 });
 export type ChildRow = z.input<typeof childRowSchema>;
-export const emptyChildRow: ChildRow = { firstName: '', lastName: '', email: '' };
+export const emptyChildRow: ChildRow = { firstName: '', lastName: '', email: '', dateOfBirth: '' };
 
 /**
  * The details step of the signup form (spec §5 Signup): the payload rules plus what only the
@@ -99,10 +101,11 @@ export function toSignupDto(
 ): SignupDto {
   const children =
     context.accountType === 'customer' && form.isGuardian
-      ? form.children.map(({ firstName, lastName, email }) => ({
+      ? form.children.map(({ firstName, lastName, email, dateOfBirth }) => ({
           firstName,
           lastName,
           ...(email ? { email } : {}),
+          ...(dateOfBirth ? { dateOfBirth } : {}),
         }))
       : undefined;
   return {

@@ -18,4 +18,7 @@ export const crmMessages = {
   alreadyCustomer: 'Already a customer',
   invitationGone: 'This invitation is no longer waiting for an answer.',
   onlyOwnerAnswers: 'Only the owner of this account can answer its invitations.',
+  /** Issue 14: phone numbers are validated (libphonenumber) and stored in E.164. */
+  invalidPhone:
+    'This is not a valid phone number. For a number from another country, start with + and its country code.',
 } as const;

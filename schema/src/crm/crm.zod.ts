@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { PERSON_NAME_MAX } from '../app/constants.ts';
 import { isoTimeSchema, storedIsoTimeSchema } from '../sync/iso-time.ts';
+import type { CountryCode } from 'libphonenumber-js';
+import { DEFAULT_ORG_COUNTRY } from '../organizations/org-region.rules.ts';
 import { crmMessages, inviteMessages } from './crm.messages.ts';
+import { phoneFieldSchema } from './phone.rules.ts';
+import { normaliseTags, TAG_MAX, TAGS_PER_CUSTOMER_MAX } from './tags.rules.ts';
 
 /*
  * The CRM wire contract (issue 7, spec §2 Organisation dashboard CRM, §3 Invite request /
@@ -87,32 +91,38 @@ const nameTooLong = `Names must be at most ${PERSON_NAME_MAX} characters.`;
 /**
  * spec §3 Invite request (the customer part; product, price, startDate and coupon come with
  * the products-and-payments issue), §5 Invite rules: names required only with externalPayments.
+ * The phone is read as a number of the organisation's country (phone.rules.ts): the browser
+ * and the server build this schema with the same country, so they agree on every number.
  */
-export const addCustomerRequestSchema = z
-  .object({
-    customerEmail: trimmed.pipe(z.email(inviteMessages.invalidEmail)),
-    customerPhone: trimmed.max(40).optional().default(''),
-    customerFirstName: trimmed.max(PERSON_NAME_MAX, nameTooLong).optional().default(''),
-    customerLastName: trimmed.max(PERSON_NAME_MAX, nameTooLong).optional().default(''),
-    externalPayments: z.boolean().optional().default(false),
-    /** spec §9: 'Send invite emails' defaults on. */
-    sendInviteEmails: z.boolean().optional().default(true),
-  })
-  .superRefine((value, ctx) => {
-    if (!value.externalPayments) return;
-    if (!value.customerFirstName)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['customerFirstName'],
-        message: inviteMessages.firstNameRequired,
-      });
-    if (!value.customerLastName)
-      ctx.addIssue({
-        code: 'custom',
-        path: ['customerLastName'],
-        message: inviteMessages.lastNameRequired,
-      });
-  });
+export function addCustomerRequestSchemaFor(country: CountryCode) {
+  return z
+    .object({
+      customerEmail: trimmed.pipe(z.email(inviteMessages.invalidEmail)),
+      customerPhone: phoneFieldSchema(country).optional().default(''),
+      customerFirstName: trimmed.max(PERSON_NAME_MAX, nameTooLong).optional().default(''),
+      customerLastName: trimmed.max(PERSON_NAME_MAX, nameTooLong).optional().default(''),
+      externalPayments: z.boolean().optional().default(false),
+      /** spec §9: 'Send invite emails' defaults on. */
+      sendInviteEmails: z.boolean().optional().default(true),
+    })
+    .superRefine((value, ctx) => {
+      if (!value.externalPayments) return;
+      if (!value.customerFirstName)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['customerFirstName'],
+          message: inviteMessages.firstNameRequired,
+        });
+      if (!value.customerLastName)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['customerLastName'],
+          message: inviteMessages.lastNameRequired,
+        });
+    });
+}
+/** The request of an organisation in the default country (types, route fuzzing). */
+export const addCustomerRequestSchema = addCustomerRequestSchemaFor(DEFAULT_ORG_COUNTRY);
 export type AddCustomerRequest = z.input<typeof addCustomerRequestSchema>;
 export type AddCustomerInput = z.output<typeof addCustomerRequestSchema>;
 
@@ -179,6 +189,8 @@ const personSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string().nullable(),
+  /** Issue 14: a child's date of birth, for the age staff see; absent for others. */
+  dateOfBirth: z.iso.date().nullable().optional(),
 });
 
 export const activityEntrySchema = z.object({
@@ -213,8 +225,9 @@ export const customerProfileSchema = z.object({
 });
 export type CustomerProfile = z.infer<typeof customerProfileSchema>;
 
+/** Tags compare case-insensitively; the list comes out without repeats (tags.rules.ts). */
 export const setTagsRequestSchema = z.object({
-  tags: z.array(trimmed.min(1).max(60)).max(50),
+  tags: z.array(trimmed.min(1).max(TAG_MAX)).max(TAGS_PER_CUSTOMER_MAX).transform(normaliseTags),
 });
 export const addNoteRequestSchema = z.object({
   body: trimmed.min(1, crmMessages.noteRequired).max(5000),

@@ -51,6 +51,8 @@ export const users = pgTable('users', {
    */
   claimedAt: timestamp('claimed_at', { withTimezone: true }),
   /** The organisation whose staff made this account (they act for it until it is claimed). */
+  /** Issue 14: a child's date of birth, when the family or staff gave it. */
+  dateOfBirth: date('date_of_birth', { mode: 'string' }),
   createdByOrgId: uuid('created_by_org_id').references((): AnyPgColumn => organizations.id, {
     onDelete: 'set null',
   }),

@@ -40,6 +40,10 @@ export const familyMessages = {
   onlyOwnerRemoves: 'Only the owner of this account can remove its parents/guardians.',
   awaitingConfirmation: 'Waiting for confirmation',
   /** Shown beside a child's email field: an email makes the child the owner of their account. */
+  /** Issue 14: a child's date of birth (optional). */
+  dateOfBirthInvalid: 'Enter a date of birth as a full date.',
+  dateOfBirthInFuture: 'A date of birth cannot be in the future.',
+  dateOfBirthTooLongAgo: 'A date of birth must be within the last 120 years.',
   childEmailHint:
     'With an email, your child gets their own sign-in and must confirm you before you can act for them. Leave it empty to manage the account yourself.',
 } as const;

@@ -19,6 +19,8 @@ export const familyMemberSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string().nullable(),
+  /** Issue 14: 'YYYY-MM-DD' when known (children); staff and the guardian see the age. */
+  dateOfBirth: z.iso.date().nullable().optional(),
   awaitingConfirmation: z.boolean().optional(),
 });
 export type FamilyMember = z.infer<typeof familyMemberSchema>;

@@ -26,4 +26,14 @@ describe('mergeRosterItems', () => {
     const merged = mergeRosterItems(item('3', [], '2026-11-23T00:00:00.000Z'), item('2', [], '2026-11-22T00:00:00.000Z'), assumed);
     expect(merged.phone).toBe('3');
   });
+
+  it('adds a tag once whatever its case: the master’s spelling wins (issue 14)', () => {
+    const assumed = item(null, ['am'], '2026-11-20T00:00:00.000Z');
+    const master = item(null, ['am', 'vip'], '2026-11-21T00:00:00.000Z'); // another desk: 'vip'
+    const local = item(null, ['AM', 'VIP'], '2026-11-22T00:00:00.000Z'); // this desk: 'VIP'
+    expect(mergeRosterItems(master, local, assumed).tags).toEqual(['am', 'vip']);
+    // Removing 'AM' here removes the master's 'am'.
+    const removed = item(null, ['VIP'], '2026-11-22T00:00:00.000Z');
+    expect(mergeRosterItems(master, removed, assumed).tags).toEqual(['vip']);
+  });
 });

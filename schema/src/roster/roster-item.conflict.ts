@@ -1,4 +1,5 @@
 import { lastWriterWins, type Replicated } from '../sync/conflict.rules.ts';
+import { hasTag, normaliseTags } from '../crm/tags.rules.ts';
 import type { RosterItemDoc } from './roster-item.zod.ts';
 
 type Item = Replicated<RosterItemDoc>;
@@ -14,8 +15,11 @@ export function mergeRosterItems(master: Item, local: Item, assumed: Item | unde
   const phoneChangedLocally = local.phone !== assumed.phone;
   const phoneChangedOnServer = master.phone !== assumed.phone;
   const phone = phoneChangedLocally && (!phoneChangedOnServer || localIsLater) ? local.phone : master.phone;
-  const added = local.tags.filter((tag) => !assumed.tags.includes(tag));
-  const removed = new Set(assumed.tags.filter((tag) => !local.tags.includes(tag)));
-  const tags = [...new Set([...master.tags.filter((tag) => !removed.has(tag)), ...added])];
+  // Tags compare case-insensitively (tags.rules.ts): 'VIP' added on one device and 'vip' on
+  // another are one tag, in the master's spelling.
+  const added = local.tags.filter((tag) => !hasTag(assumed.tags, tag));
+  const removed = assumed.tags.filter((tag) => !hasTag(local.tags, tag));
+  const kept = master.tags.filter((tag) => !hasTag(removed, tag));
+  const tags = normaliseTags([...kept, ...added]);
   return { ...master, phone, tags, updatedAt: localIsLater ? local.updatedAt : master.updatedAt };
 }

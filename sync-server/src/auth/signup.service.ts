@@ -110,6 +110,7 @@ async function insertChildren(
       firstName: child.firstName,
       lastName: child.lastName,
       email: normalEmail(child.email),
+      dateOfBirth: child.dateOfBirth || null,
     })),
   );
 }

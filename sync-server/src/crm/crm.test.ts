@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { inviteMessages, crmMessages } from '@platform/schema/crm/crm.messages';
 import type { CustomerProfile, RosterSearchResponse } from '@platform/schema/crm/crm.zod';
-import { rosterItems, users } from '@platform/schema/db';
+import { organizations, rosterItems, users } from '@platform/schema/db';
 import { insertTestUser, logInAs, TEST_PASSWORD, uniqueEmail } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { createTestApp } from '../testing/test-app.ts';
@@ -51,7 +51,7 @@ describe.each(testDatabaseKinds)('CRM API on %s', (kind) => {
     const email = uniqueEmail('new');
     const res = await add(f.manager.jar, {
       customerEmail: ` ${email.toUpperCase()} `,
-      customerPhone: '+1 (555) 010-2030',
+      customerPhone: '(201) 555-0123',
       customerFirstName: 'Nina',
       customerLastName: 'New',
       externalPayments: false,
@@ -63,6 +63,9 @@ describe.each(testDatabaseKinds)('CRM API on %s', (kind) => {
       invitedPerson: { email, firstName: 'Nina', lastName: 'New' },
       inviteSent: true,
     });
+    // Issue 14: read as a number of the organisation's country (New York: US), stored E.164.
+    const [item] = await t.db.select().from(rosterItems).where(eq(rosterItems.id, added.id));
+    expect(item?.phone).toBe('+12015550123');
     const [user] = await t.db.select().from(users).where(eq(users.id, added.athlete.id));
     // An account this organisation made, nobody's yet (decision 0035).
     expect(user).toMatchObject({ passwordHash: null, claimedAt: null, createdByOrgId: f.org.id });
@@ -74,6 +77,33 @@ describe.each(testDatabaseKinds)('CRM API on %s', (kind) => {
     expect(mail?.textBody).toContain(
       `/auth/signup?orgId=${f.org.id}&email=${encodeURIComponent(email)}&invitation=`,
     );
+  });
+
+  it('refuses a phone number that is not one, with a clear message (issue 14)', async () => {
+    const res = await add(f.manager.jar, {
+      customerEmail: uniqueEmail('badphone'),
+      customerPhone: '555-0142',
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().errors).toEqual([
+      { field: 'customerPhone', message: crmMessages.invalidPhone },
+    ]);
+
+    // In a London gym the same kind of typing means a UK number.
+    await t.db
+      .update(organizations)
+      .set({ attributes: { timezone: 'Europe/London' } })
+      .where(eq(organizations.id, f.org.id));
+    const uk = await add(f.manager.jar, {
+      customerEmail: uniqueEmail('ukphone'),
+      customerPhone: '020 7946 0958',
+    });
+    expect(uk.statusCode).toBe(201);
+    const [item] = await t.db
+      .select()
+      .from(rosterItems)
+      .where(eq(rosterItems.id, uk.json<Added>().id));
+    expect(item?.phone).toBe('+442079460958');
   });
 
   it('sends no email when Send invite emails is off', async () => {
@@ -225,6 +255,7 @@ describe.each(testDatabaseKinds)('CRM API on %s', (kind) => {
     expect(names(await search(`q=${encodeURIComponent(people[1]!.email!)}`))).toEqual(['Joanna']);
     expect(names(await search('q=(555)%20123'))).toEqual(['Jonathan']);
     expect(names(await search('tag=vip')).sort()).toEqual(['Jonathan', 'Mike']);
+    expect(names(await search('tag=VIP')).sort()).toEqual(['Jonathan', 'Mike']);
     // Another organisation's customer never shows.
     expect((await search('q=Elsewhere')).rows).toEqual([]);
     // Keyset paging through the whole list: no row twice, none missed.
@@ -265,7 +296,7 @@ describe.each(testDatabaseKinds)('CRM API on %s', (kind) => {
       'PUT',
       `/api/crm/customers/${rosterId.toUpperCase()}/tags`,
       f.manager.jar,
-      { tags: ['vip', 'vip', 'am'] },
+      { tags: ['vip', 'VIP', ' Vip ', 'am'] },
     );
     expect(tagged.statusCode).toBe(200);
     const profile = (

@@ -1,10 +1,12 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
+import { normaliseTags } from '@platform/schema/crm/tags.rules';
 import {
   crmInvitations,
   customerMetrics,
   customerNotes,
   guardianLinks,
   rosterItems,
+  users,
 } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
 import { notifyChange } from '../sync/change-feed.ts';
@@ -58,8 +60,9 @@ export async function familyOnRoster(db: Db, orgId: string, userId: string) {
     ids.length === 0
       ? []
       : await db
-          .select()
+          .select({ item: rosterItems, dateOfBirth: users.dateOfBirth })
           .from(rosterItems)
+          .innerJoin(users, eq(users.id, rosterItems.userId))
           .where(
             and(
               eq(rosterItems.orgId, orgId),
@@ -68,15 +71,18 @@ export async function familyOnRoster(db: Db, orgId: string, userId: string) {
             ),
           )
           .orderBy(asc(rosterItems.lastName), asc(rosterItems.firstName));
-  const person = (item: RosterItemRow) => ({
+  const person = ({ item }: { item: RosterItemRow }) => ({
     id: item.userId,
     firstName: item.firstName,
     lastName: item.lastName,
     email: item.email,
   });
   return {
-    guardians: items.filter((i) => guardianIds.includes(i.userId)).map(person),
-    children: items.filter((i) => childIds.includes(i.userId)).map(person),
+    guardians: items.filter((i) => guardianIds.includes(i.item.userId)).map(person),
+    // Issue 14: staff see a child's age.
+    children: items
+      .filter((i) => childIds.includes(i.item.userId))
+      .map((row) => ({ ...person(row), ...(row.dateOfBirth ? { dateOfBirth: row.dateOfBirth } : {}) })),
   };
 }
 
@@ -146,11 +152,14 @@ export async function insertMetric(
   return row;
 }
 
-/** The organisation's tags in use, for the roster's filter. */
+/**
+ * The organisation's tags in use, for the roster's filter and the tag input's suggestions: one
+ * spelling of each (tags compare case-insensitively, tags.rules.ts).
+ */
 export async function tagsOfOrg(db: Db, orgId: string): Promise<string[]> {
   const rows = await db.execute(
     sql`select distinct unnest(tags) as tag from roster_items where org_id = ${orgId} and deleted = false order by 1 limit 500`,
   );
   const list = Array.isArray(rows) ? rows : ((rows as { rows?: unknown[] }).rows ?? []);
-  return (list as Array<{ tag: string }>).map((r) => r.tag);
+  return normaliseTags((list as Array<{ tag: string }>).map((r) => r.tag));
 }

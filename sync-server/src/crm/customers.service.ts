@@ -1,5 +1,6 @@
 import type { CustomerMetric, CustomerNote, CustomerProfile } from '@platform/schema/crm/crm.zod';
 import { crmMessages } from '@platform/schema/crm/crm.messages';
+import { normaliseTags } from '@platform/schema/crm/tags.rules';
 import { and, eq } from 'drizzle-orm';
 import { rosterItems } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
@@ -109,7 +110,7 @@ async function profileOf(db: Db, staff: CrmStaff, item: RosterItemRow): Promise<
 /** Tags are a field of the replicated roster item: a new change position and an announcement. */
 export async function setCustomerTags(db: Db, staff: CrmStaff, rosterId: string, tags: string[]) {
   const item = await rosterItemOrNotFound(db, staff, rosterId);
-  const unique = [...new Set(tags)];
+  const unique = normaliseTags(tags);
   const updated = await db.transaction(async (tx) => {
     const [row] = await tx
       .update(rosterItems)

@@ -52,7 +52,10 @@ export async function searchRoster(db: Db, search: RosterSearch): Promise<Roster
   const filters = [
     sql`org_id = ${search.orgId}`,
     sql`deleted = false`,
-    ...(search.tag ? [sql`${search.tag} = any(tags)`] : []),
+    // Tags compare case-insensitively (tags.rules.ts).
+    ...(search.tag
+      ? [sql`exists (select 1 from unnest(tags) as t where lower(t) = lower(${search.tag}))`]
+      : []),
   ];
   const where = sql.join([...filters, ...terms.map(termCondition)], sql` and `);
   const column = sortColumn[search.sort];

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
-  addCustomerRequestSchema,
+  addCustomerRequestSchemaFor,
   addMetricRequestSchema,
   addNoteRequestSchema,
   crmRedirectQuerySchema,
@@ -27,6 +27,7 @@ import {
   listPendingInvitations,
 } from './join-invitations.service.ts';
 import { searchRoster } from './roster-search.repository.ts';
+import { organizationRegion } from '../organizations/organizations.service.ts';
 import { requireSession, type SessionContext } from '../plugins/session.ts';
 
 const rosterParams = z.object({ rosterId: z.string().min(1).max(100) });
@@ -43,7 +44,9 @@ export async function crmRoutes(app: FastifyInstance) {
 
   app.post('/api/crm/customers', async (request, reply) => {
     const staff = await requireCrmStaff(request);
-    const input = addCustomerRequestSchema.parse(request.body);
+    // The phone is read as a number of the organisation's country (decision 0051).
+    const { country } = await organizationRegion(app.db, staff.orgId);
+    const input = addCustomerRequestSchemaFor(country).parse(request.body);
     await enforce(app.db, [
       { rule: addCustomerLimits.perStaff, subject: staff.userId },
       { rule: addCustomerLimits.perAddress, subject: addressSubject(request.ip) },

@@ -44,6 +44,7 @@ function checkChildren(rows: readonly unknown[], prefix: string, guardianEmail: 
     firstName: entry?.firstName ?? '',
     lastName: entry?.lastName ?? '',
     email: emails[index] ?? null,
+    dateOfBirth: entry?.dateOfBirth || null,
   }));
   return { errors, children };
 }

@@ -207,6 +207,37 @@ describe.each(testDatabaseKinds)(
         expect(list.json()).toEqual([member(f.child), ...created]);
       });
 
+      it('keeps a child’s date of birth for the age the guardian and staff see (issue 14)', async () => {
+        const res = await createChildren(f.parent.jar, f.parent.id, [
+          { firstName: 'Dana', lastName: 'Parent', dateOfBirth: '2017-05-04' },
+          { firstName: 'Eli', lastName: 'Parent', dateOfBirth: '' },
+        ]);
+        expect(res.statusCode).toBe(200);
+        const [dana, eli] = res.json<Array<{ id: string; dateOfBirth?: string }>>();
+        expect(dana?.dateOfBirth).toBe('2017-05-04');
+        expect(eli?.dateOfBirth).toBeUndefined();
+        const [row] = await t.db.select().from(users).where(eq(users.id, dana!.id));
+        expect(row?.dateOfBirth).toBe('2017-05-04');
+        const list = await calls.guardians(f.parent.jar, {
+          action: 'get-guardians-of',
+          guardianUserId: f.parent.id,
+        });
+        expect(list.json()).toContainEqual(expect.objectContaining({ id: dana!.id, dateOfBirth: '2017-05-04' }));
+
+        const tomorrow = new Date(Date.now() + 2 * 86_400_000).toISOString().slice(0, 10);
+        const refused = await createChildren(f.parent.jar, f.parent.id, [
+          { firstName: 'Future', lastName: 'Parent', dateOfBirth: tomorrow },
+          { firstName: 'Old', lastName: 'Parent', dateOfBirth: '1890-01-01' },
+          { firstName: 'Odd', lastName: 'Parent', dateOfBirth: '2017-02-30' },
+        ]);
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json().errors).toEqual([
+          { field: 'signupDtos.0.dateOfBirth', message: familyMessages.dateOfBirthInFuture },
+          { field: 'signupDtos.1.dateOfBirth', message: familyMessages.dateOfBirthTooLongAgo },
+          { field: 'signupDtos.2.dateOfBirth', message: familyMessages.dateOfBirthInvalid },
+        ]);
+      });
+
       it('sends nothing with skipResetPasswordMail', async () => {
         const email = uniqueEmail('quiet-kid');
         const res = await createChildren(

@@ -42,6 +42,11 @@ async function listLinked(
       firstName,
       lastName,
       email: users.email,
+      // A child's own account shows its date of birth only once the link is confirmed.
+      dateOfBirth:
+        side === 'children'
+          ? sql<string | null>`case when ${awaiting} then null else ${users.dateOfBirth}::text end`
+          : sql<string | null>`null`,
       awaitingConfirmation: awaiting,
     })
     .from(guardianLinks)
@@ -57,9 +62,13 @@ async function listLinked(
       )
     : query;
   // Links made together (one transaction) share a time: then by the names shown.
-  return scoped
+  const rows = await scoped
     .where(eq(known, userId))
     .orderBy(asc(guardianLinks.createdAt), asc(firstName), asc(lastName), asc(users.id));
+  // A date of birth is said only when there is one (issue 14: children's ages).
+  return rows.map(({ dateOfBirth, ...person }) =>
+    dateOfBirth ? { ...person, dateOfBirth } : person,
+  );
 }
 
 export const listGuardiansOf = (db: Db, childUserId: string, customersOf: string | null) =>

@@ -116,7 +116,13 @@ export async function linkInFamily(tx: Tx, link: NewLink): Promise<boolean> {
   return true;
 }
 
-export type NewChild = { firstName: string; lastName: string; email: string | null };
+export type NewChild = {
+  firstName: string;
+  lastName: string;
+  email: string | null;
+  /** Issue 14: kept on a new account only — an existing one's owner keeps their own. */
+  dateOfBirth: string | null;
+};
 
 /**
  * Children for a guardian, inside the caller's transaction (create-children and customer
@@ -145,6 +151,7 @@ export async function addChildrenInFamily(
     const child = existing
       ? toMember(existing)
       : { id: await insertUser(tx, { ...entry, ...madeBy(authority, actor) }), ...entry };
+    const { dateOfBirth, ...typed } = entry;
     await linkInFamily(tx, {
       authority,
       actor,
@@ -153,9 +160,15 @@ export async function addChildrenInFamily(
       action: 'family.create-child',
       field: `signupDtos.${index}`,
       created: { guardian: false, child: !existing },
-      ...(existing ? { requestedName: { of: 'child', ...entry } } : {}),
+      ...(existing ? { requestedName: { of: 'child' as const, ...typed } } : {}),
     });
-    members.push({ id: child.id, ...entry, awaitingConfirmation: entry.email !== null });
+    members.push({
+      id: child.id,
+      ...typed,
+      // The age shows for an account made here; an existing one's owner keeps theirs to themself.
+      ...(dateOfBirth && !existing ? { dateOfBirth } : {}),
+      awaitingConfirmation: entry.email !== null,
+    });
     if (existing?.email)
       mails.push(
         childLinkRequestEmail({

@@ -4,6 +4,7 @@ import type {
 } from '@platform/schema/organizations/organizations.zod';
 import type { Claim } from '@platform/schema/organizations/claims';
 import type { OrgHome } from '@platform/schema/organizations/org-home.zod';
+import { orgRegion, type OrgRegion } from '@platform/schema/organizations/org-region.rules';
 import type { Db } from '../db/open-database.ts';
 import { readOrgHomeCounts } from './org-home.repository.ts';
 import {
@@ -80,4 +81,10 @@ export async function changeWaiver(
 ): Promise<Waiver> {
   await saveWaiverText(db, { orgId, actorUserId, text: input.text === '' ? null : input.text });
   return readWaiver(db, orgId);
+}
+
+/** The organisation's country, locale and zone (decision 0051): how its numbers and times read. */
+export async function organizationRegion(db: Db, orgId: string): Promise<OrgRegion> {
+  const org = await findOrganization(db, orgId);
+  return orgRegion(org?.attributes.timezone);
 }

@@ -1,5 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { and, eq, inArray } from 'drizzle-orm';
+import { crmMessages } from '@platform/schema/crm/crm.messages';
+import { isStoredPhone } from '@platform/schema/crm/phone.rules';
+import { normaliseTags } from '@platform/schema/crm/tags.rules';
 import { rosterItems } from '@platform/schema/db';
 import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
 import type { Tx } from '../db/open-database.ts';
@@ -23,8 +26,13 @@ export async function writeRosterItems(tx: Tx, _actor: Actor, changes: Array<Cha
   for (const { next, master } of changes) {
     if (!master) errors.push({ id: next.id, message: rosterMessages.addThroughInvite });
     else if (!isDeepStrictEqual(next.athlete, master.athlete)) errors.push({ id: next.id, message: rosterMessages.athleteFixed });
+    // Issue 14: a number a device changed is stored in E.164, checked as the CRM checks it.
+    else if (next.phone !== master.phone && next.phone !== null && !isStoredPhone(next.phone))
+      errors.push({ id: next.id, message: crmMessages.invalidPhone });
   }
-  if (errors.length === 0) await upsertRosterItems(tx, changes.map((c) => c.next));
+  // Tags are case-insensitive: a device that sent 'vip' and 'VIP' gets one back.
+  const docs = changes.map(({ next }) => ({ ...next, tags: normaliseTags(next.tags) }));
+  if (errors.length === 0) await upsertRosterItems(tx, docs);
   return errors;
 }
 

@@ -81,7 +81,7 @@ describe.each(testDatabaseKinds)('change stamps ahead of the server on %s', (kin
     const future = await pushAs(t, a.manager, 'roster', [
       {
         assumedMasterState: master,
-        newDocumentState: { ...master, phone: '1', updatedAt: year2099 },
+        newDocumentState: { ...master, phone: '+12015550101', updatedAt: year2099 },
       },
     ]);
     expect(future.statusCode).toBe(422);
@@ -90,7 +90,7 @@ describe.each(testDatabaseKinds)('change stamps ahead of the server on %s', (kin
     });
 
     // Another desk changed the phone a minute ago, against the same master.
-    const real = { ...master, phone: '2', updatedAt: minutesFromNow(-1) };
+    const real = { ...master, phone: '+12015550102', updatedAt: minutesFromNow(-1) };
     await sync(a.manager, 'roster', master, real, (m, l) => mergeRosterItems(m, l, master));
     const [after] = await t.db.select().from(rosterItems).where(eq(rosterItems.id, master.id));
     expect(rosterItemToDoc(after!)).toEqual(real);

@@ -14,6 +14,7 @@ import {
   type Person,
 } from '../testing/sync-fixtures.ts';
 import { rosterMessages } from '../roster/roster.service.ts';
+import { crmMessages } from '@platform/schema/crm/crm.messages';
 import { bookingMessages } from '../bookings/bookings.service.ts';
 import { PUSH_BODY_LIMIT } from './routes.ts';
 
@@ -268,7 +269,7 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
     const item = await insertRosterItem(t.db, a.org.id, { id: a.parent.id, email: a.parent.email });
     const own = (await pull(a.parent, 'roster')).json().documents;
     expect(own.map((d: { id: string }) => d.id)).toEqual([item.id]);
-    const edit = { ...own[0], phone: '555-0100' };
+    const edit = { ...own[0], phone: '+12015550100' };
     const refused = await push(a.parent, 'roster', [
       { assumedMasterState: own[0], newDocumentState: edit },
     ]);
@@ -287,6 +288,19 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
       { assumedMasterState: edit, newDocumentState: rename },
     ]);
     expect(renamed.json().errors[0].message).toBe(rosterMessages.athleteFixed);
+
+    // Issue 14: a number is stored in E.164 or not at all; tags are case-insensitive.
+    const typed = await push(a.manager, 'roster', [
+      { assumedMasterState: edit, newDocumentState: { ...edit, phone: '(201) 555-0100' } },
+    ]);
+    expect(typed.statusCode).toBe(422);
+    expect(typed.json().errors[0].message).toBe(crmMessages.invalidPhone);
+    const tagged = { ...edit, tags: ['vip', 'VIP', ' Vip'], updatedAt: new Date().toISOString() };
+    expect(
+      (await push(a.manager, 'roster', [{ assumedMasterState: edit, newDocumentState: tagged }])).json(),
+    ).toEqual([]);
+    const [stored] = (await pull(a.manager, 'roster')).json().documents;
+    expect(stored).toMatchObject({ phone: '+12015550100', tags: ['vip'] });
   });
 
   it('answers bad input with 4xx, never 5xx', async () => {

@@ -6,6 +6,7 @@ import { AccountCard } from '../../features/shell/components/account-card.tsx';
 import { CustomerNav } from '../../features/shell/components/customer-nav.tsx';
 import { ShellFrame } from '../../features/shell/components/shell-frame.tsx';
 import { UserMenu } from '../../features/shell/components/user-menu.tsx';
+import { AccountActionsContext } from '../../lib/account-actions.ts';
 import { useAccountDialogs } from './account-dialogs.tsx';
 import { SyncIndicator } from '../../sync/sync-indicator.tsx';
 import { RequestsNotice } from '../../features/requests/components/requests-notice.tsx';
@@ -65,7 +66,9 @@ export function CustomerShell({ user, orgId }: { user: CurrentUser; orgId: strin
           ) : undefined
         }
       >
-        <Outlet />
+        <AccountActionsContext value={{ openSwitchAccounts }}>
+          <Outlet />
+        </AccountActionsContext>
         {dialogs}
       </ShellFrame>
     </BrandingScope>

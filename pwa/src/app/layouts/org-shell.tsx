@@ -7,6 +7,7 @@ import { AccountCard } from '../../features/shell/components/account-card.tsx';
 import { ShellFrame } from '../../features/shell/components/shell-frame.tsx';
 import { Sidebar } from '../../features/shell/components/sidebar.tsx';
 import { UserMenu } from '../../features/shell/components/user-menu.tsx';
+import { AccountActionsContext } from '../../lib/account-actions.ts';
 import { useAccountDialogs } from './account-dialogs.tsx';
 import { SyncIndicator } from '../../sync/sync-indicator.tsx';
 import { RequestsNotice } from '../../features/requests/components/requests-notice.tsx';
@@ -55,7 +56,9 @@ export function OrgShell({ user }: { user: CurrentUser }) {
         </>
       }
     >
-      <Outlet />
+      <AccountActionsContext value={{ openSwitchAccounts }}>
+        <Outlet />
+      </AccountActionsContext>
       {dialogs}
     </ShellFrame>
   );

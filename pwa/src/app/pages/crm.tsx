@@ -92,6 +92,8 @@ function CustomerFamilyActions({
             <CustomerPicker
               label="Customer"
               value={null}
+              // Nobody is their own guardian (the server refuses it too).
+              exclude={[customer.userId]}
               // An account without an email cannot be a guardian: the server says so.
               onChange={(row) =>
                 add({ email: row.email ?? '', firstName: row.firstName, lastName: row.lastName })

@@ -1,3 +1,5 @@
+import { parsePhoneNumberFromString } from 'libphonenumber-js';
+import { hasTag, normaliseTags } from '@platform/schema/crm/tags.rules';
 import type { RosterRow, RosterSortField } from '@platform/schema/crm/crm.zod';
 import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
 
@@ -17,10 +19,19 @@ export function rowOfRosterItem(item: RosterItemDoc): RosterRow {
 /** What staff typed, split into lower-case words; every word must start one of the fields. */
 const wordsOf = (text: string) => text.toLowerCase().split(/\s+/).filter(Boolean);
 
-/** A phone's digits from each group on: '+1 (555) 123' answers to 1555123, 555123 and 123. */
-function phoneKeys(phone: string): string[] {
-  const groups = phone.match(/\d+/g) ?? [];
+/** A number's digits from each group on: '+1 (555) 123' answers to 1555123, 555123 and 123. */
+function groupKeys(text: string): string[] {
+  const groups = text.match(/\d+/g) ?? [];
   return groups.map((_, index) => groups.slice(index).join(''));
+}
+
+/**
+ * The keys of a phone: its own groups, and those of its national form — a number is stored in
+ * E.164, one group ('+12025550142'), but found by what staff type: '202 555', '555-01', '0142'.
+ */
+function phoneKeys(phone: string): string[] {
+  const national = parsePhoneNumberFromString(phone)?.formatNational() ?? '';
+  return [...groupKeys(phone), ...groupKeys(national)];
 }
 
 /** The prefixes an item answers to: each name word, the email, the phone. */
@@ -62,7 +73,7 @@ export function searchLocalRoster(
   const sign = options.dir === 'desc' ? -1 : 1;
   return items
     .filter(
-      (item) => (!options.tag || item.tags.includes(options.tag)) && matchesQuery(item, options.q),
+      (item) => (!options.tag || hasTag(item.tags, options.tag)) && matchesQuery(item, options.q),
     )
     .sort(
       (a, b) =>
@@ -78,5 +89,5 @@ export function searchLocalRoster(
 
 /** Every tag on the device's roster, for the filter while offline. */
 export function tagsOfRoster(items: readonly RosterItemDoc[]): string[] {
-  return [...new Set(items.flatMap((item) => item.tags))].sort((a, b) => a.localeCompare(b));
+  return normaliseTags(items.flatMap((item) => item.tags)).sort((a, b) => a.localeCompare(b));
 }

@@ -11,7 +11,7 @@ import {
 describe('the add-children form', () => {
   it('starts with one empty row and the invite email on (spec §5, §9)', () => {
     expect(emptyChildrenForm()).toEqual({
-      children: [{ firstName: '', lastName: '', email: '' }],
+      children: [{ firstName: '', lastName: '', email: '', dateOfBirth: '' }],
       sendPasswordEmail: true,
     });
   });
@@ -36,15 +36,18 @@ describe('the add-children form', () => {
   it('sends no empty email, and places the server’s errors on the right row', () => {
     const form = childrenFormSchema.parse({
       children: [
-        { firstName: ' Jamie ', lastName: 'Parent', email: '' },
+        { firstName: ' Jamie ', lastName: 'Parent', email: '', dateOfBirth: '2017-05-04' },
         { firstName: 'Riley', lastName: 'Parent', email: 'riley@example.test' },
       ],
       sendPasswordEmail: false,
     });
     expect(toChildEntries(form)).toEqual([
-      { firstName: 'Jamie', lastName: 'Parent' },
+      { firstName: 'Jamie', lastName: 'Parent', dateOfBirth: '2017-05-04' },
       { firstName: 'Riley', lastName: 'Parent', email: 'riley@example.test' },
     ]);
+    expect(childFieldPath({ field: 'signupDtos.0.dateOfBirth', message: 'x' })).toBe(
+      'children.0.dateOfBirth',
+    );
     const taken = { field: 'signupDtos.1.email', message: 'Taken.' };
     expect(childFieldPath(taken)).toBe('children.1.email');
     expect(childFieldPath({ field: 'children.0.firstName', message: 'x' })).toBe(

@@ -19,14 +19,15 @@ export const emptyChildrenForm = (): ChildrenForm => ({
 
 /** The rows as create-children and validate-child take them: no empty email. */
 export function toChildEntries(form: ChildrenFormOutput): ChildEntry[] {
-  return form.children.map(({ firstName, lastName, email }) => ({
+  return form.children.map(({ firstName, lastName, email, dateOfBirth }) => ({
     firstName,
     lastName,
     ...(email ? { email } : {}),
+    ...(dateOfBirth ? { dateOfBirth } : {}),
   }));
 }
 
-const rowFields = ['firstName', 'lastName', 'email'] as const;
+const rowFields = ['firstName', 'lastName', 'email', 'dateOfBirth'] as const;
 type RowField = (typeof rowFields)[number];
 export type ChildFieldPath = `children.${number}.${RowField}`;
 
@@ -41,6 +42,12 @@ export function childFieldPath(error: FieldError): ChildFieldPath | null {
 export function describeChildError(error: FieldError): string {
   const match = /(?:children|signupDtos)\.(\d+)\.(\w+)$/.exec(error.field);
   if (!match) return error.message;
-  const label = { firstName: 'first name', lastName: 'last name', email: 'email' }[match[2] ?? ''];
+  const labels: Record<string, string> = {
+    firstName: 'first name',
+    lastName: 'last name',
+    email: 'email',
+    dateOfBirth: 'date of birth',
+  };
+  const label = labels[match[2] ?? ''];
   return `Child ${Number(match[1]) + 1}${label ? `, ${label}` : ''}: ${error.message}`;
 }

@@ -7,7 +7,7 @@ export const familyTexts = {
   removeFailed: 'We could not remove this link. Please try again.',
   guardianAdded: 'Parent/guardian added.',
   childrenCreated: (count: number) =>
-    `${count === 1 ? 'The child account was' : `${count} child accounts were`} created. Reloading the page…`,
+    `${count === 1 ? 'The child account was' : `${count} child accounts were`} created.`,
   disconnected: 'Child account disconnected.',
   sendPasswordEmail: 'Send an email to set their password',
 } as const;

@@ -1,12 +1,4 @@
-/** HH:MM on a 24-hour clock, in the organisation's zone (else the device's). */
-export function formatKioskTime(iso: string, timeZone: string | null): string {
-  return new Intl.DateTimeFormat(undefined, {
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-    ...(timeZone ? { timeZone } : {}),
-  }).format(new Date(iso));
-}
+import type { ClockAction, ClockStatus } from '@platform/schema/time-tracking/time-clock.rules';
 
 /** '1 action waiting to be sent' — what the kiosk says about its unsent clock moves. */
 export function pendingText(count: number): string {
@@ -17,3 +9,27 @@ export function pendingText(count: number): string {
 /** Where a person sets their kiosk PIN: their own settings, the Kiosk PIN section. */
 export const KIOSK_PIN_SECTION_ID = 'kiosk-pin';
 export const KIOSK_PIN_SETTINGS_PATH = `/dashboard/settings#${KIOSK_PIN_SECTION_ID}`;
+const movesDone = {
+  'clock-in': 'clocked in',
+  'start-break': 'started a break',
+  'end-break': 'back from break',
+  'clock-out': 'clocked out',
+} as const satisfies Record<ClockAction, string>;
+
+/** 'Sam Staff — clocked in 3:31 PM': the full-screen confirmation after a move (issue 14). */
+export function moveConfirmationText(name: string, action: ClockAction, time: string): string {
+  return `${name} — ${movesDone[action]} ${time}`;
+}
+
+/** A name tile's word for the person's clock: in, on break or out. */
+export function tileStatusText(status: ClockStatus): string {
+  switch (status) {
+    case 'active':
+      return 'In';
+    case 'on_break':
+      return 'On break';
+    case 'none':
+    case 'completed':
+      return 'Out';
+  }
+}

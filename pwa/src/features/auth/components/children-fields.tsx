@@ -7,6 +7,7 @@ import {
 import { trimmedRegister } from '../../../lib/trimmed-register.ts';
 import { CheckboxField } from './checkbox-field.tsx';
 import { TextField } from './text-field.tsx';
+import { latestBirthday } from '@platform/schema/families/date-of-birth.rules';
 import { familyMessages } from '@platform/schema/families/families.messages';
 
 type SignupForm = UseFormReturn<SignupFormInput, unknown, SignupFormOutput>;
@@ -83,6 +84,13 @@ function ChildRowFields({ form, index, onRemove }: ChildRowFieldsProps) {
         hint={familyMessages.childEmailHint}
         error={errors?.email?.message}
         {...register(`children.${index}.email`)}
+      />
+      <TextField
+        label={<>Date of birth (optional){which}</>}
+        type="date"
+        max={latestBirthday()}
+        error={errors?.dateOfBirth?.message}
+        {...form.register(`children.${index}.dateOfBirth`)}
       />
       {onRemove && (
         <button type="button" className="auth-button auth-button--link" onClick={onRemove}>

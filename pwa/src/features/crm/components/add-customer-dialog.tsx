@@ -4,8 +4,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import type { z } from 'zod';
 import { Link } from 'react-router';
 import { crmMessages, inviteMessages } from '@platform/schema/crm/crm.messages';
+import { displayPhone } from '@platform/schema/crm/phone.rules';
 import {
-  addCustomerRequestSchema,
+  type addCustomerRequestSchema,
+  addCustomerRequestSchemaFor,
   alreadyCustomerResponseSchema,
   type AddCustomerRequest,
   type AddCustomerResponse,
@@ -14,6 +16,7 @@ import { FormNotice } from '../../../components/form-notice.tsx';
 import { SwitchField, TextField } from '../../../components/form-fields.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { ApiError, NetworkError } from '../../../lib/api.ts';
+import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { addCustomer } from '../api/add-customer.ts';
 import type { CrmCustomer } from '../crm-customer.ts';
 import { PostInviteActions, type CustomerAction } from './post-invite-actions.tsx';
@@ -27,6 +30,8 @@ const emptyForm: Required<FormValues> = {
   externalPayments: false,
   sendInviteEmails: true,
 };
+/** Issue 14: numbers of the organisation's country need no country code. */
+const phoneHint = 'Numbers from abroad start with + and their country code.';
 const fieldNames = [
   'customerEmail',
   'customerPhone',
@@ -81,17 +86,19 @@ function failureOf(error: unknown): { text: string; fields: { field: string; mes
  */
 export function AddCustomerDialog(props: AddCustomerDialogProps) {
   const { open, onOpenChange, preselected, onSent } = props;
+  // The phone is read as the server reads it: a number of the organisation's country.
+  const { country } = useOrgFormat().region;
   const defaults: Required<FormValues> = preselected
     ? {
         ...emptyForm,
         customerEmail: preselected.email,
         customerFirstName: preselected.firstName,
         customerLastName: preselected.lastName,
-        customerPhone: preselected.phone ?? '',
+        customerPhone: preselected.phone ? displayPhone(preselected.phone, country) : '',
       }
     : emptyForm;
   const form = useForm<FormValues, unknown, AddCustomerRequest>({
-    resolver: zodResolver(addCustomerRequestSchema),
+    resolver: zodResolver(addCustomerRequestSchemaFor(country)),
     mode: 'onTouched',
     defaultValues: defaults,
   });
@@ -185,6 +192,7 @@ export function AddCustomerDialog(props: AddCustomerDialogProps) {
           label="Phone (optional)"
           type="tel"
           autoComplete="off"
+          hint={phoneHint}
           error={errors.customerPhone?.message}
           {...form.register('customerPhone')}
         />

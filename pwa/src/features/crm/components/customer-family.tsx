@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import { Link } from 'react-router';
 import type { CustomerProfile } from '@platform/schema/crm/crm.zod';
+import { ageText } from '@platform/schema/families/date-of-birth.rules';
+import { localToday } from '../../../lib/local-today.ts';
 import { familyMessages, guardianMessages } from '@platform/schema/families/families.messages';
 import { fullNameOf } from '../crm-customer.ts';
 import { crmTexts } from '../crm-texts.ts';
@@ -12,11 +14,15 @@ const redirectPath = (userId: string) =>
 
 function People({ label, people, empty }: { label: string; people: Person[]; empty: string }) {
   if (people.length === 0) return <p className="crm-muted">{empty}</p>;
+  const today = localToday();
   return (
     <ul className="crm-people" aria-label={label}>
       {people.map((person) => (
         <li key={person.id}>
           <Link to={redirectPath(person.id)}>{fullNameOf(person)}</Link>
+          {person.dateOfBirth && (
+            <span className="crm-muted"> · {ageText(person.dateOfBirth, today)}</span>
+          )}
           {person.email && <span className="crm-muted"> · {person.email}</span>}
         </li>
       ))}

@@ -1,6 +1,11 @@
 import { useState } from 'react';
 import type { CustomerMetric } from '@platform/schema/crm/crm.zod';
+import { dayKeyOf } from '@platform/schema/time-tracking/org-calendar';
+import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { addCustomerMetric } from '../api/customer-details.ts';
+
+/** The organisation's today, not the device's. */
+const today = (timeZone: string) => dayKeyOf(Date.now(), timeZone);
 
 type Props = {
   rosterId: string;
@@ -9,11 +14,11 @@ type Props = {
   online: boolean;
 };
 
-const today = () => new Date().toLocaleDateString('en-CA');
-
 /** Measurements staff record for a customer (weight, a lift, …): name, value, day. */
 export function CustomerMetrics({ rosterId, metrics, onAdded, online }: Props) {
-  const [draft, setDraft] = useState({ name: '', value: '', measuredOn: today() });
+  const format = useOrgFormat();
+  const zone = format.region.timeZone;
+  const [draft, setDraft] = useState(() => ({ name: '', value: '', measuredOn: today(zone) }));
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const save = async () => {
@@ -21,7 +26,7 @@ export function CustomerMetrics({ rosterId, metrics, onAdded, online }: Props) {
     setFailure(null);
     try {
       onAdded(await addCustomerMetric(rosterId, draft));
-      setDraft({ name: '', value: '', measuredOn: today() });
+      setDraft({ name: '', value: '', measuredOn: today(zone) });
     } catch {
       setFailure('We could not save this metric. Please try again.');
     } finally {
@@ -48,7 +53,7 @@ export function CustomerMetrics({ rosterId, metrics, onAdded, online }: Props) {
               <tr key={metric.id}>
                 <th scope="row">{metric.name}</th>
                 <td>{metric.value}</td>
-                <td>{metric.measuredOn}</td>
+                <td>{format.date(metric.measuredOn)}</td>
               </tr>
             ))}
           </tbody>

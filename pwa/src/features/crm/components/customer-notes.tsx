@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { NOTE_MAX } from '@platform/schema/crm/customer-note.zod';
 import type { CustomerNote } from '@platform/schema/crm/crm.zod';
+import { useOrgFormat } from '../../../lib/use-org-format.ts';
 
 type Props = {
   notes: CustomerNote[];
@@ -14,6 +15,7 @@ type Props = {
  * Written at the front desk with or without a network; never edited afterwards.
  */
 export function CustomerNotes({ notes, onAdd, canSave }: Props) {
+  const format = useOrgFormat();
   const [body, setBody] = useState('');
   const [saving, setSaving] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -40,7 +42,8 @@ export function CustomerNotes({ notes, onAdd, canSave }: Props) {
             <li key={note.id}>
               <p>{note.body}</p>
               <p className="crm-muted">
-                {note.authorName} · {new Date(note.createdAt).toLocaleString()}
+                {note.authorName} ·{' '}
+                <time dateTime={note.createdAt}>{format.dateTime(note.createdAt)}</time>
               </p>
             </li>
           ))}

@@ -1,27 +1,38 @@
 import { useState } from 'react';
+import { displayPhone, phoneFieldSchema } from '@platform/schema/crm/phone.rules';
+import { useOrgFormat } from '../../../lib/use-org-format.ts';
 
 type Props = {
+  /** As stored: E.164 (issue 14), or text kept from before numbers were checked. */
   phone: string | null;
   onSave: (phone: string | null) => Promise<void>;
   canSave: boolean;
 };
 
-/** The phone number on the customer's roster item, changed in place (also offline). */
+/**
+ * The phone number on the customer's roster item, changed in place (also offline). Typed any
+ * way, read as a number of the organisation's country unless it starts with +, saved in E.164
+ * (the rule the server applies to the pushed item), shown the way people there write it.
+ */
 export function CustomerPhone({ phone, onSave, canSave }: Props) {
+  const { country } = useOrgFormat().region;
+  const shown = phone ? displayPhone(phone, country) : null;
   const [editing, setEditing] = useState(false);
-  const [draft, setDraft] = useState(phone ?? '');
+  const [draft, setDraft] = useState('');
   const [saving, setSaving] = useState(false);
+  const [invalid, setInvalid] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   if (!editing)
     return (
       <>
-        <span>{phone ?? '—'}</span>{' '}
+        <span>{shown ?? '—'}</span>{' '}
         <button
           type="button"
           className="button-link"
           disabled={!canSave}
           onClick={() => {
-            setDraft(phone ?? '');
+            setDraft(shown ?? '');
+            setInvalid(null);
             setFailure(null);
             setEditing(true);
           }}
@@ -31,11 +42,16 @@ export function CustomerPhone({ phone, onSave, canSave }: Props) {
       </>
     );
   const save = async () => {
+    const parsed = phoneFieldSchema(country).safeParse(draft);
+    if (!parsed.success) {
+      setInvalid(parsed.error.issues[0]?.message ?? null);
+      return;
+    }
+    setInvalid(null);
     setSaving(true);
     setFailure(null);
     try {
-      const next = draft.trim();
-      await onSave(next === '' ? null : next);
+      await onSave(parsed.data === '' ? null : parsed.data);
       setEditing(false);
     } catch {
       setFailure('We could not save the phone number. Please try again.');
@@ -46,6 +62,7 @@ export function CustomerPhone({ phone, onSave, canSave }: Props) {
   return (
     <form
       className="crm-inline-form"
+      noValidate
       onSubmit={(event) => {
         event.preventDefault();
         void save();
@@ -59,8 +76,17 @@ export function CustomerPhone({ phone, onSave, canSave }: Props) {
           autoComplete="off"
           maxLength={40}
           value={draft}
+          aria-invalid={invalid ? true : undefined}
+          aria-describedby={invalid ? 'crm-phone-error' : undefined}
+          // Focus goes to the field that opened in place of the button.
+          autoFocus
           onChange={(e) => setDraft(e.target.value)}
         />
+        {invalid && (
+          <p id="crm-phone-error" className="field-error" role="alert">
+            {invalid}
+          </p>
+        )}
       </div>
       <button type="submit" className="button button-secondary" disabled={saving}>
         {saving ? 'Saving…' : 'Save phone'}

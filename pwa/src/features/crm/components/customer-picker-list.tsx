@@ -14,6 +14,8 @@ export type CustomerPickerListProps = {
   searchLabel?: string;
   /** Rows per page. */
   pageSize?: number;
+  /** People never offered (by user id): choosing a guardian never offers the person themself. */
+  exclude?: readonly string[];
 };
 
 /** spec §2 Customer picker, the searchable list variant (also the body of the modal). */
@@ -21,9 +23,11 @@ export function CustomerPickerList({
   onSelect,
   searchLabel = 'Search customers',
   pageSize = 20,
+  exclude = [],
 }: CustomerPickerListProps) {
   const [q, setQ] = useState('');
-  const results = useRosterSearch({ q, tag: undefined, sort: 'lastName', dir: 'asc' }, pageSize);
+  const found = useRosterSearch({ q, tag: undefined, sort: 'lastName', dir: 'asc' }, pageSize);
+  const results = { ...found, rows: found.rows.filter((row) => !exclude.includes(row.userId)) };
   const [pending, setPending] = useState<string | null>(null);
 
   const pick = async (row: RosterRow) => {

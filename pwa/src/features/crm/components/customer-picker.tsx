@@ -10,10 +10,12 @@ export type CustomerPickerProps = {
   /** May return a promise: the chosen row spins and the modal stays open until it settles. */
   onChange: (customer: RosterRow) => void | Promise<void>;
   disabled?: boolean;
+  /** People never offered, by user id (the person whose guardian is being chosen). */
+  exclude?: readonly string[];
 };
 
 /** spec §2 Customer picker: a select-like button that opens the 'Select a customer' modal. */
-export function CustomerPicker({ label, value, onChange, disabled }: CustomerPickerProps) {
+export function CustomerPicker({ label, value, onChange, disabled, exclude }: CustomerPickerProps) {
   const [open, setOpen] = useState(false);
   const labelId = useId();
   const choose = async (customer: RosterRow) => {
@@ -37,7 +39,7 @@ export function CustomerPicker({ label, value, onChange, disabled }: CustomerPic
         <span aria-hidden="true"> ▾</span>
       </button>
       <Modal open={open} onOpenChange={setOpen} title="Select a customer">
-        <CustomerPickerList onSelect={choose} />
+        <CustomerPickerList onSelect={choose} exclude={exclude} />
       </Modal>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { TAG_MAX, hasTag, spellingOf } from '@platform/schema/crm/tags.rules';
 
 type Props = {
   tags: string[];
@@ -6,10 +7,16 @@ type Props = {
   onSave: (tags: string[]) => Promise<void>;
   /** False while there is no way to save (offline before this customer reached the device). */
   canSave: boolean;
+  /** The organisation's tags, offered as the tag is typed. */
+  suggestions: readonly string[];
 };
 
-/** The customer's tags: remove one, or add one (no commas — spec §5 CSV tags rule). */
-export function CustomerTags({ tags, onSave, canSave }: Props) {
+/**
+ * The customer's tags: remove one, or add one (no commas — spec §5 CSV tags rule). Tags are
+ * case-insensitive (issue 14): the organisation's tags are suggested as one types, a tag typed
+ * in another case takes the organisation's spelling, and one the customer has is not added.
+ */
+export function CustomerTags({ tags, onSave, canSave, suggestions }: Props) {
   const [draft, setDraft] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -25,7 +32,9 @@ export function CustomerTags({ tags, onSave, canSave }: Props) {
       setSaving(false);
     }
   };
-  const tag = draft.trim();
+  const tag = spellingOf(draft, suggestions);
+  const already = tag !== '' && hasTag(tags, tag);
+  const offered = suggestions.filter((known) => !hasTag(tags, known));
   return (
     <section className="crm-card" aria-labelledby="crm-tags-heading">
       <h2 id="crm-tags-heading">Tags</h2>
@@ -53,7 +62,7 @@ export function CustomerTags({ tags, onSave, canSave }: Props) {
         className="crm-inline-form"
         onSubmit={(event) => {
           event.preventDefault();
-          if (tag && !tags.includes(tag)) void save([...tags, tag]);
+          if (tag && !already) void save([...tags, tag]);
         }}
       >
         <div className="field">
@@ -61,19 +70,32 @@ export function CustomerTags({ tags, onSave, canSave }: Props) {
           <input
             id="crm-new-tag"
             value={draft}
-            maxLength={60}
+            maxLength={TAG_MAX}
+            list="crm-tag-suggestions"
+            autoComplete="off"
+            aria-describedby={already ? 'crm-tag-already' : undefined}
             onChange={(e) => setDraft(e.target.value)}
           />
+          <datalist id="crm-tag-suggestions">
+            {offered.map((known) => (
+              <option key={known} value={known} />
+            ))}
+          </datalist>
         </div>
         <button
           type="submit"
           className="button button-secondary"
-          disabled={!canSave || saving || tag === '' || tag.includes(',')}
+          disabled={!canSave || saving || tag === '' || tag.includes(',') || already}
         >
           Add tag
         </button>
       </form>
       {tag.includes(',') && <p className="field-error">Tag name cannot contain commas</p>}
+      {already && (
+        <p id="crm-tag-already" className="field-hint">
+          {tags.find((t) => hasTag([t], tag))} is already a tag of this customer.
+        </p>
+      )}
       {failure && (
         <p className="form-error" role="alert">
           {failure}

@@ -1,5 +1,7 @@
 import { Link } from 'react-router';
 import type { RosterRow, RosterSortField } from '@platform/schema/crm/crm.zod';
+import { displayPhone } from '@platform/schema/crm/phone.rules';
+import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { customerProfilePath, fullNameOf } from '../crm-customer.ts';
 
 type Props = {
@@ -19,6 +21,7 @@ const columns: { label: string; field?: RosterSortField }[] = [
 
 /** The roster as a table: sortable column headers announce their order (aria-sort). */
 export function RosterTable({ rows, sort, dir, onSort, busy }: Props) {
+  const { country } = useOrgFormat().region;
   return (
     <table className="data-table crm-table" aria-busy={busy ? true : undefined}>
       <caption className="visually-hidden">Customers</caption>
@@ -52,7 +55,7 @@ export function RosterTable({ rows, sort, dir, onSort, busy }: Props) {
               <Link to={customerProfilePath(row.rosterId)}>{fullNameOf(row)}</Link>
             </th>
             <td>{row.email ?? '—'}</td>
-            <td>{row.phone ?? '—'}</td>
+            <td>{row.phone ? displayPhone(row.phone, country) : '—'}</td>
             <td>
               {row.tags.length > 0 ? (
                 <ul className="crm-tags" aria-label="Tags">

@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from 'react';
 import type { CustomerNoteDoc } from '@platform/schema/crm/customer-note.zod';
+import { normaliseTags } from '@platform/schema/crm/tags.rules';
 import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
@@ -44,7 +45,11 @@ export function useLocalCustomer(rosterId: string): LocalCustomer {
     },
     [db, item],
   );
-  const saveTags = useCallback((tags: string[]) => saveItem({ tags }), [saveItem]);
+  // Tags are case-insensitive (issue 14): one spelling of each reaches the device's item.
+  const saveTags = useCallback(
+    (tags: string[]) => saveItem({ tags: normaliseTags(tags) }),
+    [saveItem],
+  );
   const savePhone = useCallback((phone: string | null) => saveItem({ phone }), [saveItem]);
   const addNote = useCallback(
     async (body: string) => {

@@ -12,6 +12,7 @@ import { CustomerPhone } from '../components/customer-phone.tsx';
 import { CustomerTags } from '../components/customer-tags.tsx';
 import { fullNameOf, type CrmCustomer } from '../crm-customer.ts';
 import { useCustomerProfile } from '../hooks/use-customer-profile.ts';
+import { useCrmTags } from '../hooks/use-crm-tags.ts';
 import { useLocalCustomer } from '../hooks/use-local-customer.ts';
 import '../crm.css';
 
@@ -35,6 +36,7 @@ export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props
   const local = useLocalCustomer(rosterId);
   const online = useOnlineStatus();
   const [inviting, setInviting] = useState(false);
+  const orgTags = useCrmTags(online, local.item?.tags ?? []);
 
   const { item } = local;
   if (local.status === 'loading' && !item) return <PageLoading label="Loading customer…" />;
@@ -96,7 +98,7 @@ export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props
         </dl>
       </section>
       {profile && <CustomerFamily profile={profile} actions={familyActions(customer, reload)} />}
-      <CustomerTags tags={item.tags} onSave={local.saveTags} canSave />
+      <CustomerTags tags={item.tags} onSave={local.saveTags} canSave suggestions={orgTags} />
       <CustomerNotes notes={local.notes} onAdd={local.addNote} canSave />
       {profile ? (
         <>

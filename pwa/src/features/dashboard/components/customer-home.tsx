@@ -1,9 +1,11 @@
+import { useAccountActions } from '../../../lib/account-actions.ts';
 import { ShortcutGrid } from './shortcut-grid.tsx';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
 import { customerNavigation } from '@platform/schema/organizations/navigation.rules';
 
 /** The customer's start page: where to book, buy and look back; children they manage. */
 export function CustomerHome({ user, orgId }: { user: CurrentUser; orgId: string | null }) {
+  const { openSwitchAccounts } = useAccountActions();
   const shortcuts = customerNavigation(orgId).slice(1);
   // spec §2 Customer dashboard: buying happens at /dashboard/customer-purchase outside a branded app.
   if (!orgId) shortcuts.push({ label: 'Buy a product', path: '/dashboard/customer-purchase' });
@@ -16,8 +18,18 @@ export function CustomerHome({ user, orgId }: { user: CurrentUser; orgId: string
         <section className="shortcut-group">
           <h2>Child accounts</h2>
           <p>
-            You manage {user.children.map((child) => child.fullName).join(', ')}. Use Switch
-            accounts to act for them.
+            You manage {user.children.map((child) => child.fullName).join(', ')}.{' '}
+            {openSwitchAccounts ? (
+              <>
+                Use{' '}
+                <button type="button" className="button-link" onClick={openSwitchAccounts}>
+                  Switch accounts
+                </button>{' '}
+                to act for them.
+              </>
+            ) : (
+              'Use Switch accounts to act for them.'
+            )}
           </p>
         </section>
       )}

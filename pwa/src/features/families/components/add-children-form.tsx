@@ -82,6 +82,8 @@ export function AddChildrenForm({ guardianId, offline, onCreated }: Props) {
         setStep('idle');
         return;
       }
+      // Ready for the next child at once; the button says Created! until then.
+      form.reset(emptyChildrenForm());
       setStep('created');
       onCreated(outcome.children);
     } catch (error) {
@@ -90,7 +92,7 @@ export function AddChildrenForm({ guardianId, offline, onCreated }: Props) {
     }
   });
 
-  const busy = step !== 'idle';
+  const busy = step === 'checking' || step === 'creating';
   return (
     <form
       className="form family-form"
@@ -105,6 +107,7 @@ export function AddChildrenForm({ guardianId, offline, onCreated }: Props) {
       {rows.fields.map((field, index) => (
         <ChildRowFields
           key={field.id}
+          onEdit={step === 'created' ? () => setStep('idle') : undefined}
           index={index}
           register={register}
           errors={form.formState.errors.children}
@@ -126,7 +129,7 @@ export function AddChildrenForm({ guardianId, offline, onCreated }: Props) {
         <button
           type="submit"
           className={`button${step === 'created' ? ' button-confirmed' : ''}`}
-          disabled={busy || offline}
+          disabled={busy || offline || step === 'created'}
           aria-busy={step === 'checking' || step === 'creating' ? true : undefined}
         >
           {submitLabels[step]}

@@ -1,5 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
+import { ageText } from '@platform/schema/families/date-of-birth.rules';
 import type { FamilyMember } from '@platform/schema/families/families.zod';
+import { localToday } from '../../../lib/local-today.ts';
 import { familyMessages } from '@platform/schema/families/families.messages';
 import type { FamilyMembers } from '../hooks/use-family-members.ts';
 import { familyTexts } from '../family-texts.ts';
@@ -56,6 +58,7 @@ export function ChildList({ state, disabled, onDisconnect }: Props) {
     if (done) setConfirming(null);
   };
 
+  const today = localToday();
   return (
     <ul className="family-list">
       {state.members.map((child) => {
@@ -65,6 +68,9 @@ export function ChildList({ state, disabled, onDisconnect }: Props) {
           <li key={child.id} className="family-member">
             <span className="family-member-text">
               <span className="family-member-name">{name}</span>
+              {child.dateOfBirth && (
+                <span className="family-muted">{ageText(child.dateOfBirth, today)}</span>
+              )}
               {child.email && <span className="family-muted">{child.email}</span>}
               {child.awaitingConfirmation && (
                 <span className="family-status">{familyMessages.awaitingConfirmation}</span>

@@ -9,7 +9,7 @@ import type { AccountDatabase } from '../../../db/database.ts';
 import type { SyncStatus } from '../../../sync/replication.ts';
 import { useClockMove } from '../../../sync/use-clock-move.ts';
 import { usePersonClock } from '../hooks/use-person-clock.ts';
-import { formatKioskTime } from '../kiosk-texts.ts';
+import { orgFormat } from '@platform/schema/organizations/org-format';
 
 /** spec §3 current status and §4 the moves it allows, with the §8 toasts; then back to the list. */
 export function ClockPanel({
@@ -18,12 +18,15 @@ export function ClockPanel({
   status,
   person,
   onDone,
+  onMoved,
 }: {
   kiosk: Kiosk;
   db: AccountDatabase | null;
   status: SyncStatus | null;
   person: KioskStaffMember;
   onDone: () => void;
+  /** A move was recorded on the device, at `at`. */
+  onMoved: (action: ClockAction, at: number) => void;
 }) {
   const state = usePersonClock(db, kiosk.org.id, person.userId);
   const clock = useClockMove(db, status);
@@ -31,7 +34,8 @@ export function ClockPanel({
   async function run(action: ClockAction) {
     if (!state) return;
     const target = { orgId: kiosk.org.id, userId: person.userId };
-    if (await clock.run(target, state, action)) onDone();
+    const at = await clock.run(target, state, action);
+    if (at) onMoved(action, at.getTime());
   }
 
   return (
@@ -44,7 +48,7 @@ export function ClockPanel({
       ) : (
         <>
           <p className="kiosk-status">
-            {clockStatusText(state, (iso) => formatKioskTime(iso, kiosk.org.timezone))}
+            {clockStatusText(state, orgFormat(kiosk.org.timezone).time)}
           </p>
           <div className="kiosk-moves">
             {offeredClockMoves(state).map((action) => (

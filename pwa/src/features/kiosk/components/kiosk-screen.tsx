@@ -1,12 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
+import { orgFormat } from '@platform/schema/organizations/org-format';
+import type { ClockAction } from '@platform/schema/time-tracking/time-clock.rules';
 import type { Kiosk, KioskStaffMember } from '@platform/schema/kiosk/kiosk.zod';
 import type { SyncState } from '../../../sync/replication.ts';
 import { useKioskSync } from '../hooks/use-kiosk-sync.ts';
 import { forgetKiosk } from '../kiosk-store.ts';
 import { removeKioskData } from '../kiosk-sync.ts';
-import { pendingText } from '../kiosk-texts.ts';
+import { useTeamClock } from '../hooks/use-team-clock.ts';
+import { moveConfirmationText, pendingText } from '../kiosk-texts.ts';
 import { ClockPanel } from './clock-panel.tsx';
+import { KioskClock } from './kiosk-clock.tsx';
 import { LeaveKioskForm } from './leave-kiosk-form.tsx';
+import { MoveConfirmation } from './move-confirmation.tsx';
 import { PinForm } from './pin-form.tsx';
 import { StaffPicker } from './staff-picker.tsx';
 
@@ -28,8 +33,10 @@ const connectionLabels: Record<SyncState, string> = {
 };
 
 /**
- * The front-desk time clock: tap your name, enter your PIN, make your move. Works with no
- * network; the header says how many moves wait to be sent.
+ * The front-desk time clock on a wall tablet: tap your name (each tile says whether that person
+ * is in, on break or out), enter your PIN on the keypad, make your move, and read the answer
+ * full-screen. Works with no network; the header shows the time and how many moves wait to be
+ * sent.
  */
 export function KioskScreen({
   kiosk,
@@ -43,7 +50,15 @@ export function KioskScreen({
 }) {
   const { sync, status, error } = useKioskSync(kiosk);
   const [step, setStep] = useState<Step>({ kind: 'pick' });
+  const [confirmation, setConfirmation] = useState<string | null>(null);
   const backToList = () => setStep({ kind: 'pick' });
+  const clearConfirmation = useCallback(() => setConfirmation(null), []);
+  const format = orgFormat(kiosk.org.timezone);
+  const teamClock = useTeamClock(sync?.db ?? null, kiosk.org.id);
+  const moved = (person: KioskStaffMember, action: ClockAction, at: number) => {
+    setConfirmation(moveConfirmationText(person.name, action, format.time(at)));
+    backToList();
+  };
   const pending = status?.pending ?? 0;
   const rejected = status?.state === 'signed-out';
 
@@ -71,6 +86,7 @@ export function KioskScreen({
           <p className="kiosk-org">{kiosk.org.label}</p>
           <p className="kiosk-muted">Time clock</p>
         </div>
+        <KioskClock format={format} />
         <div className="kiosk-sync">
           <p className="kiosk-connection" data-state={status?.state ?? 'starting'}>
             {error ?? (status ? connectionLabels[status.state] : 'Starting…')}
@@ -82,7 +98,11 @@ export function KioskScreen({
       </header>
       <main id="main" className="kiosk-main">
         {step.kind === 'pick' && (
-          <StaffPicker staff={kiosk.staff} onPick={(person) => setStep({ kind: 'pin', person })} />
+          <StaffPicker
+            staff={kiosk.staff}
+            clock={teamClock}
+            onPick={(person) => setStep({ kind: 'pin', person })}
+          />
         )}
         {step.kind === 'pin' && (
           <PinForm
@@ -100,12 +120,14 @@ export function KioskScreen({
             db={sync?.db ?? null}
             person={step.person}
             onDone={backToList}
+            onMoved={(action, at) => moved(step.person, action, at)}
           />
         )}
         {step.kind === 'leave' && (
           <LeaveKioskForm kiosk={kiosk} pending={pending} onCancel={backToList} onLeft={leave} />
         )}
       </main>
+      {confirmation && <MoveConfirmation text={confirmation} onDone={clearConfirmation} />}
       {step.kind !== 'leave' && (
         <footer className="kiosk-footer">
           <button

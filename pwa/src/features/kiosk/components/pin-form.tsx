@@ -1,4 +1,4 @@
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
@@ -7,6 +7,9 @@ import { TextField } from '../../../components/form-fields.tsx';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { checkPin } from '../pin-check.ts';
 import { KIOSK_PIN_SETTINGS_PATH } from '../kiosk-texts.ts';
+import { PinKeypad } from './pin-keypad.tsx';
+
+const PIN_INPUT_MAX = 8;
 
 const pinFormSchema = z.object({ pin: pinSchema });
 type PinForm = z.infer<typeof pinFormSchema>;
@@ -30,6 +33,7 @@ export function PinForm({
     defaultValues: { pin: '' },
   });
   const { errors, isSubmitting } = form.formState;
+  const pin = useWatch({ control: form.control, name: 'pin' });
 
   const submit = form.handleSubmit(async ({ pin }) => {
     const outcome = await checkPin(kiosk, person, pin);
@@ -50,10 +54,16 @@ export function PinForm({
           inputMode="numeric"
           autoComplete="off"
           autoFocus
-          maxLength={8}
+          maxLength={PIN_INPUT_MAX}
           hint="Your personal kiosk PIN, 4 to 8 digits."
           error={errors.pin?.message}
           {...form.register('pin')}
+        />
+        <PinKeypad
+          value={pin}
+          maxLength={PIN_INPUT_MAX}
+          disabled={isSubmitting}
+          onChange={(next) => form.setValue('pin', next, { shouldValidate: false })}
         />
         <div className="button-row">
           <button

@@ -1,11 +1,18 @@
 import type { KioskStaffMember } from '@platform/schema/kiosk/kiosk.zod';
+import type { ClockStatus } from '@platform/schema/time-tracking/time-clock.rules';
+import { tileStatusText } from '../kiosk-texts.ts';
 
-/** The organisation's staff who track time, names only: each person taps their own. */
+/**
+ * The organisation's staff who track time: each person taps their own name, which says
+ * whether they are in, on break or out (from the kiosk's replica).
+ */
 export function StaffPicker({
   staff,
+  clock,
   onPick,
 }: {
   staff: KioskStaffMember[];
+  clock: ReadonlyMap<string, ClockStatus>;
   onPick: (person: KioskStaffMember) => void;
 }) {
   return (
@@ -15,13 +22,24 @@ export function StaffPicker({
         <p className="kiosk-muted">No one here tracks their time yet.</p>
       ) : (
         <ul className="kiosk-staff" aria-label="Staff">
-          {staff.map((person) => (
-            <li key={person.userId}>
-              <button type="button" className="kiosk-person" onClick={() => onPick(person)}>
-                {person.name}
-              </button>
-            </li>
-          ))}
+          {staff.map((person) => {
+            const status = clock.get(person.userId) ?? 'none';
+            return (
+              <li key={person.userId}>
+                <button
+                  type="button"
+                  className="kiosk-person"
+                  data-status={status}
+                  // One name for the tile, read as 'Sam Staff, In'.
+                  aria-label={`${person.name}, ${tileStatusText(status)}`}
+                  onClick={() => onPick(person)}
+                >
+                  <span className="kiosk-person-name">{person.name}</span>
+                  <span className="kiosk-person-status">{tileStatusText(status)}</span>
+                </button>
+              </li>
+            );
+          })}
         </ul>
       )}
     </section>

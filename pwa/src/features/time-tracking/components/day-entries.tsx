@@ -19,7 +19,7 @@ export function DayEntries({ total, now, timeZone, canEdit, onEdit, onDelete }: 
   return (
     <section className="day-entries" aria-labelledby={headingId}>
       <div className="day-entries-header">
-        <h3 id={headingId}>{formatDay(total.day)}</h3>
+        <h3 id={headingId}>{formatDay(total.day, timeZone)}</h3>
         <p className="day-total">Day total: {formatDuration(total.workedMs)}</p>
       </div>
       {total.entries.length === 0 ? (

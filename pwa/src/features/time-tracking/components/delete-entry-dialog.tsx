@@ -45,7 +45,14 @@ export function DeleteEntryDialog({ entry, personName, timeZone, onDelete, onClo
         >
           {busy ? 'Deleting…' : 'Delete entry'}
         </button>
-        <button type="button" className="button button-secondary" disabled={busy} onClick={onClose}>
+        {/* A destructive question opens on its safe answer. */}
+        <button
+          type="button"
+          className="button button-secondary"
+          disabled={busy}
+          onClick={onClose}
+          data-autofocus
+        >
           Cancel
         </button>
       </div>

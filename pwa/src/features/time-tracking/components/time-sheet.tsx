@@ -75,7 +75,12 @@ export function TimeSheet({ user, orgId, timeZone, now, today }: Props) {
 
   return (
     <>
-      <WeekNavigation monday={monday} thisMonday={thisMonday} onChange={setMonday} />
+      <WeekNavigation
+        monday={monday}
+        thisMonday={thisMonday}
+        timeZone={timeZone}
+        onChange={setMonday}
+      />
       {manager && (
         <TeamWeek
           people={team.people}

@@ -1,15 +1,20 @@
 import { addDays, type DayKey } from '@platform/schema/time-tracking/org-calendar';
 import { formatDayRange } from '../time-display.ts';
 
-type Props = { monday: DayKey; thisMonday: DayKey; onChange: (monday: DayKey) => void };
+type Props = {
+  monday: DayKey;
+  thisMonday: DayKey;
+  timeZone: string;
+  onChange: (monday: DayKey) => void;
+};
 
 /** Which week the page shows: the dates, and the way to the weeks around it. */
-export function WeekNavigation({ monday, thisMonday, onChange }: Props) {
+export function WeekNavigation({ monday, thisMonday, timeZone, onChange }: Props) {
   return (
     <nav className="week-navigation" aria-label="Weeks">
       <p className="week-dates" aria-live="polite">
         <span className="sr-only">Showing the week of </span>
-        {formatDayRange(monday, addDays(monday, 6))}
+        {formatDayRange(monday, addDays(monday, 6), timeZone)}
         {monday === thisMonday && <span className="clock-muted"> (this week)</span>}
       </p>
       <div className="button-row">

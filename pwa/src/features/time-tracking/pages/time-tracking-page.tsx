@@ -8,7 +8,7 @@ import { ClockStatusCard } from '../components/clock-status-card.tsx';
 import { TimeSheet } from '../components/time-sheet.tsx';
 import { TodayEntries } from '../components/today-entries.tsx';
 import { useLocalClock } from '../hooks/use-local-clock.ts';
-import { useNow } from '../hooks/use-now.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import { timeZoneOf } from '../time-display.ts';
 import '../time-tracking.css';
 
