@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import type { Kiosk, VerifyPinInput } from '@platform/schema/kiosk/kiosk.zod';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { MAX_PIN_FAILURES, pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
@@ -23,9 +24,6 @@ import {
 } from './kiosk.errors.ts';
 import { kioskPinLimit, pinSubject } from './kiosk-pin.service.ts';
 import { findPin, kioskStaffAmong, listKioskStaff } from './kiosk-pins.repository.ts';
-
-const fullName = (person: { firstName: string; lastName: string }) =>
-  `${person.firstName} ${person.lastName}`.trim();
 
 /**
  * Turns the requesting device into the organisation's kiosk (the route has checked the claim
