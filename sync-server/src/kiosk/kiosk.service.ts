@@ -3,7 +3,7 @@ import type { Kiosk, VerifyPinInput } from '@platform/schema/kiosk/kiosk.zod';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { MAX_PIN_FAILURES, pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
 import { verifyPassword } from '../auth/passwords.ts';
-import { checkPasswordWithinLimits } from '../auth/sign-in-limits.ts';
+import { verifyPasswordWithinLimits } from '../auth/sign-in-limits.ts';
 import { hashToken, newToken } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/open-database.ts';
 import type { SessionContext } from '../plugins/session.ts';
@@ -120,8 +120,10 @@ export async function leaveKiosk(
   password: string,
   ip: string,
 ) {
-  const right = await checkPasswordWithinLimits(db, { account: starter.id, ip }, () =>
-    verifyPassword(starter.passwordHash, password),
+  const right = await verifyPasswordWithinLimits(
+    db,
+    { account: starter.id, ip, passwordHash: starter.passwordHash },
+    password,
   );
   if (!right) throw new WrongKioskPassword();
   await revokeKiosk(db, kiosk.id);
