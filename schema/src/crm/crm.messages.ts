@@ -18,4 +18,6 @@ export const crmMessages = {
   alreadyCustomer: 'Already a customer',
   invitationGone: 'This invitation is no longer waiting for an answer.',
   onlyOwnerAnswers: 'Only the owner of this account can answer its invitations.',
+  /** spec §5 CSV tags rule and its §8 message, for every tag however it is written. */
+  tagHasComma: 'Tag name cannot contain commas',
 } as const;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PERSON_NAME_MAX } from '../app/constants.ts';
 import { isoTimeSchema, storedIsoTimeSchema } from '../sync/iso-time.ts';
 import { crmMessages, inviteMessages } from './crm.messages.ts';
+import { customerTagSchema, TAGS_PER_CUSTOMER_MAX } from './customer-tag.zod.ts';
 
 /*
  * The CRM wire contract (issue 7, spec §2 Organisation dashboard CRM, §3 Invite request /
@@ -214,7 +215,7 @@ export const customerProfileSchema = z.object({
 export type CustomerProfile = z.infer<typeof customerProfileSchema>;
 
 export const setTagsRequestSchema = z.object({
-  tags: z.array(trimmed.min(1).max(60)).max(50),
+  tags: z.array(trimmed.pipe(customerTagSchema)).max(TAGS_PER_CUSTOMER_MAX),
 });
 export const addNoteRequestSchema = z.object({
   body: trimmed.min(1, crmMessages.noteRequired).max(5000),

@@ -13,6 +13,7 @@ import {
   type Person,
 } from '../testing/sync-fixtures.ts';
 import { rosterMessages } from '../roster/roster.service.ts';
+import { crmMessages } from '@platform/schema/crm/crm.messages';
 import { bookingMessages } from '../bookings/bookings.service.ts';
 
 describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
@@ -285,6 +286,19 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
       { assumedMasterState: edit, newDocumentState: rename },
     ]);
     expect(renamed.json().errors[0].message).toBe(rosterMessages.athleteFixed);
+  });
+
+  it('refuses a tag with a comma in words the front desk form shows (spec §5)', async () => {
+    await insertRosterItem(t.db, b.org.id, { id: b.parent.id, email: b.parent.email });
+    const [item] = (await pull(b.manager, 'roster')).json().documents;
+    const refused = await push(b.manager, 'roster', [
+      { assumedMasterState: item, newDocumentState: { ...item, tags: ['vip', 'am,pm'] } },
+    ]);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({
+      errors: [{ id: item.id, message: `tags.1: ${crmMessages.tagHasComma}` }],
+    });
+    expect((await pull(b.manager, 'roster')).json().documents[0].tags).toEqual(item.tags);
   });
 
   it('answers bad input with 4xx, never 5xx', async () => {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { customerTagProblem, TAG_MAX_LENGTH } from '@platform/schema/crm/customer-tag.zod';
 
 type Props = {
   tags: string[];
@@ -8,7 +9,7 @@ type Props = {
   canSave: boolean;
 };
 
-/** The customer's tags: remove one, or add one (no commas — spec §5 CSV tags rule). */
+/** The customer's tags: remove one, or add one (the shared rule: no commas, spec §5). */
 export function CustomerTags({ tags, onSave, canSave }: Props) {
   const [draft, setDraft] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
@@ -26,6 +27,7 @@ export function CustomerTags({ tags, onSave, canSave }: Props) {
     }
   };
   const tag = draft.trim();
+  const problem = tag === '' ? null : customerTagProblem(tag);
   return (
     <section className="crm-card" aria-labelledby="crm-tags-heading">
       <h2 id="crm-tags-heading">Tags</h2>
@@ -61,19 +63,19 @@ export function CustomerTags({ tags, onSave, canSave }: Props) {
           <input
             id="crm-new-tag"
             value={draft}
-            maxLength={60}
+            maxLength={TAG_MAX_LENGTH}
             onChange={(e) => setDraft(e.target.value)}
           />
         </div>
         <button
           type="submit"
           className="button button-secondary"
-          disabled={!canSave || saving || tag === '' || tag.includes(',')}
+          disabled={!canSave || saving || tag === '' || problem !== null}
         >
           Add tag
         </button>
       </form>
-      {tag.includes(',') && <p className="field-error">Tag name cannot contain commas</p>}
+      {problem && <p className="field-error">{problem}</p>}
       {failure && (
         <p className="form-error" role="alert">
           {failure}
