@@ -2,6 +2,7 @@ import { createParser } from 'eventsource-parser';
 import { Subject } from 'rxjs';
 import {
   STREAM_RECONNECT_EVENT,
+  STREAM_SILENCE_LIMIT_MS,
   streamChangeSchema,
   streamReconnectSchema,
 } from '@platform/schema/sync/sync.zod';
@@ -15,9 +16,6 @@ export type StreamState = 'connecting' | 'open' | 'closed';
  * after the wait a restarting server asks for (`event: reconnect`); the server says `resync`
  * on every (re)connect, so nothing missed while away is lost.
  */
-/** Twice the server's heartbeat and a margin (sync-server/src/sync/stream.ts HEARTBEAT_MS). */
-export const SILENCE_LIMIT_MS = 40_000;
-
 export function openChangeStream(options: { url: string; fetch: typeof fetch }) {
   const signals = new Subject<StreamSignal>();
   const states = new Subject<StreamState>();
@@ -29,10 +27,10 @@ export function openChangeStream(options: { url: string; fetch: typeof fetch }) 
   /** Set when the server said it is going away (a restart): how long to stay away. */
   let askedToWait: number | null = null;
   let retryHint: number | null = null;
-  // The server speaks at least every 15 s (a heartbeat); silence for longer means a dead
+  // The server speaks at least every STREAM_HEARTBEAT_MS; silence for longer means a dead
   // connection that TCP has not noticed (a phone that changed networks): start again.
   const watchdog = setInterval(() => {
-    if (Date.now() - lastHeard > SILENCE_LIMIT_MS) controller?.abort();
+    if (Date.now() - lastHeard > STREAM_SILENCE_LIMIT_MS) controller?.abort();
   }, 5_000);
 
   const connect = async () => {

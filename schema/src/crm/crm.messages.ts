@@ -21,4 +21,6 @@ export const crmMessages = {
   /** Issue 14: phone numbers are validated (libphonenumber) and stored in E.164. */
   invalidPhone:
     'This is not a valid phone number. For a number from another country, start with + and its country code.',
+  /** spec §5 CSV tags rule and its §8 message, for every tag however it is written. */
+  tagHasComma: 'Tag name cannot contain commas',
 } as const;

@@ -5,7 +5,8 @@ import type { CountryCode } from 'libphonenumber-js';
 import { DEFAULT_ORG_COUNTRY } from '../organizations/org-region.rules.ts';
 import { crmMessages, inviteMessages } from './crm.messages.ts';
 import { phoneFieldSchema } from './phone.rules.ts';
-import { normaliseTags, TAG_MAX, TAGS_PER_CUSTOMER_MAX } from './tags.rules.ts';
+import { customerTagSchema, TAGS_PER_CUSTOMER_MAX } from './customer-tag.zod.ts';
+import { normaliseTags } from './tags.rules.ts';
 
 /*
  * The CRM wire contract (issue 7, spec §2 Organisation dashboard CRM, §3 Invite request /
@@ -227,7 +228,10 @@ export type CustomerProfile = z.infer<typeof customerProfileSchema>;
 
 /** Tags compare case-insensitively; the list comes out without repeats (tags.rules.ts). */
 export const setTagsRequestSchema = z.object({
-  tags: z.array(trimmed.min(1).max(TAG_MAX)).max(TAGS_PER_CUSTOMER_MAX).transform(normaliseTags),
+  tags: z
+    .array(trimmed.pipe(customerTagSchema))
+    .max(TAGS_PER_CUSTOMER_MAX)
+    .transform(normaliseTags),
 });
 export const addNoteRequestSchema = z.object({
   body: trimmed.min(1, crmMessages.noteRequired).max(5000),

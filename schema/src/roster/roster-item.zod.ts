@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { customerTagsSchema } from '../crm/customer-tag.zod.ts';
 import { documentIdSchema } from '../sync/ids.ts';
 import { isoTimeSchema } from '../sync/iso-time.ts';
 
@@ -14,7 +15,7 @@ export const rosterItemDocSchema = z.object({
     email: z.string().max(320).nullable(),
   }),
   phone: z.string().max(40).nullable(),
-  tags: z.array(z.string().min(1).max(60)).max(50),
+  tags: customerTagsSchema,
   updatedAt: isoTimeSchema,
 });
 export type RosterItemDoc = z.infer<typeof rosterItemDocSchema>;

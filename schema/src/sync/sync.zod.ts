@@ -27,6 +27,14 @@ export type PushRow = z.infer<typeof pushRowSchema>;
 export const pushRejectionSchema = z.object({ errors: z.array(z.object({ id: z.string(), message: z.string() })) });
 export type PushRejection = z.infer<typeof pushRejectionSchema>;
 
+/**
+ * The live stream says something at least this often (a heartbeat comment when nothing
+ * changed), so proxies keep it open and the device can tell a dead connection from silence.
+ */
+export const STREAM_HEARTBEAT_MS = 15_000;
+/** Silence past two heartbeats and a margin: the device drops the stream and reconnects. */
+export const STREAM_SILENCE_LIMIT_MS = 2 * STREAM_HEARTBEAT_MS + 10_000;
+
 /** What the live stream says: a collection changed up to a checkpoint position, or resync. */
 export const streamChangeSchema = z.object({ collection: z.string(), lsn: z.number().int() });
 export type StreamChange = z.infer<typeof streamChangeSchema>;

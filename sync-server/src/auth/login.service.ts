@@ -2,9 +2,8 @@ import type { ProfileType } from '@platform/schema/auth/auth.zod';
 import type { Db } from '../db/open-database.ts';
 import { LoginFailed } from './auth.errors.ts';
 import { listMemberships } from './memberships.repository.ts';
-import { verifyPassword } from './passwords.ts';
 import { chooseProfile, type Profile } from './profile-choice.ts';
-import { checkPasswordWithinLimits } from './sign-in-limits.ts';
+import { verifyPasswordWithinLimits } from './sign-in-limits.ts';
 import { findUserByIdentifier, mergeUserAttributes, type UserRow } from './users.repository.ts';
 
 export type LoginRequest = {
@@ -25,10 +24,14 @@ export type SignedIn = Profile & { userId: string };
 export async function logIn(db: Db, request: LoginRequest): Promise<SignedIn> {
   const identifier = request.identifier.trim().toLowerCase();
   const user = await findUserByIdentifier(db, identifier);
-  const valid = await checkPasswordWithinLimits(
+  const valid = await verifyPasswordWithinLimits(
     db,
-    { account: user?.id ?? `unknown:${identifier}`, ip: request.ip },
-    () => verifyPassword(user?.passwordHash, request.password),
+    {
+      account: user?.id ?? `unknown:${identifier}`,
+      ip: request.ip,
+      passwordHash: user?.passwordHash,
+    },
+    request.password,
   );
   if (!user || !valid) throw new LoginFailed();
   return signInAs(db, user, request.profileType, request.profileOrgId);

@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import type { FastifyInstance } from 'fastify';
 import { removeSessionTokens } from '../notifications/notification-tokens.repository.ts';
 import { isFormPost } from './form-post.ts';
@@ -9,7 +10,7 @@ export async function logoutRoutes(app: FastifyInstance) {
   app.get('/auth/logout', async (request, reply) => {
     const session = await request.getSession();
     if (!session) return reply.redirect('/auth/login', 303);
-    const name = `${session.user.firstName} ${session.user.lastName}`.trim();
+    const name = fullName(session.user);
     return sendServerPage(reply, logoutPage(name));
   });
 

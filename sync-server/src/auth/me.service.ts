@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import {
   currentUserSchema,
   type CurrentUser,
@@ -10,9 +11,6 @@ import { listPendingInvitations } from '../crm/join-invitations.service.ts';
 import { countLinksAwaitingOwner, listChildren } from './guardians.repository.ts';
 import { listMemberships } from './memberships.repository.ts';
 import { findUserById, mergeUserAttributes } from './users.repository.ts';
-
-const fullName = (person: { firstName: string; lastName: string }) =>
-  `${person.firstName} ${person.lastName}`.trim();
 
 /** spec §3 Current user: who the session acts as, in which view, and where it may switch to. */
 export async function currentUser(db: Db, current: SessionContext): Promise<CurrentUser> {

@@ -11,6 +11,7 @@ import {
   type RateRule,
 } from '../rate-limits/rate-limits.ts';
 import { TooManyLoginAttempts } from './auth.errors.ts';
+import { verifyPassword } from './passwords.ts';
 
 const MINUTE = 60_000;
 
@@ -29,15 +30,17 @@ export const signInLimits = {
 };
 
 /**
- * Runs a password check under the sign-in limits, which log-in, leaving a kiosk and changing
- * one's password share. The attempt is counted against the address and the (account, address)
- * pair *before* the check, so concurrent guesses see each other; a right password takes back
- * the address's count and ends the pair's run. Throws TooManyLoginAttempts (429) when limited.
+ * Checks a password under the sign-in limits, which log-in, leaving a kiosk and changing one's
+ * password share: `account` is whose password it is (an unknown name at log-in counts as
+ * itself), `passwordHash` what is stored (none still takes as long, see verifyPassword). The
+ * attempt is counted against the address and the (account, address) pair *before* the check,
+ * so concurrent guesses see each other; a right password takes back the address's count and
+ * ends the pair's run. Throws TooManyLoginAttempts (429) when limited.
  */
-export async function checkPasswordWithinLimits(
+export async function verifyPasswordWithinLimits(
   db: Db,
-  who: { account: string; ip: string },
-  check: () => Promise<boolean>,
+  who: { account: string; ip: string; passwordHash: string | null | undefined },
+  password: string,
   now = new Date(),
 ): Promise<boolean> {
   const { perAddress, perAccountAtAddress } = signInLimits;
@@ -51,7 +54,7 @@ export async function checkPasswordWithinLimits(
     await giveBack(db, perAddress, address);
     throw new TooManyLoginAttempts(attempt.retryAfterMs);
   }
-  if (!(await check())) return false;
+  if (!(await verifyPassword(who.passwordHash, password))) return false;
   await giveBack(db, perAddress, address);
   await attemptSucceeded(db, perAccountAtAddress, pair);
   return true;

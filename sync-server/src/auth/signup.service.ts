@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
 import type { FieldError, SignupDto } from '@platform/schema/auth/auth.zod';
 import { afterSignupPath } from '@platform/schema/auth/redirect.rules';
@@ -126,7 +127,7 @@ const newCustomerActor = (
   claims: [],
   role: 'user',
   switchedFrom: null,
-  name: `${person.firstName} ${person.lastName}`.trim(),
+  name: fullName(person),
   auditUserId: person.id,
 });
 

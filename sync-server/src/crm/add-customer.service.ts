@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import { and, eq } from 'drizzle-orm';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AddCustomerInput, AddCustomerResponse } from '@platform/schema/crm/crm.zod';
@@ -73,7 +74,7 @@ export async function addCustomer(
     id: item.id,
     athlete: {
       id: item.userId,
-      fullName: `${item.firstName} ${item.lastName}`.trim(),
+      fullName: fullName(item),
       firstName: item.firstName,
       lastName: item.lastName,
       email: item.email,

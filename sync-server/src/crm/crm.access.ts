@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import { crmMessages } from '@platform/schema/crm/crm.messages';
 import type { FastifyRequest } from 'fastify';
 import type { Principal } from '../access/act-for.ts';
@@ -28,6 +29,6 @@ export async function requireCrmStaff(request: FastifyRequest): Promise<CrmStaff
   return {
     orgId: session.orgId,
     userId: user.id,
-    name: `${user.firstName} ${user.lastName}`.trim(),
+    name: fullName(user),
   };
 }

@@ -299,6 +299,14 @@ describe.each(testDatabaseKinds)('CRM API on %s', (kind) => {
       { tags: ['vip', 'VIP', ' Vip ', 'am'] },
     );
     expect(tagged.statusCode).toBe(200);
+    // spec §5: the server refuses what the profile's tag form refuses, in the same words.
+    const withComma = await call('PUT', `/api/crm/customers/${rosterId}/tags`, f.manager.jar, {
+      tags: ['vip', 'am,pm'],
+    });
+    expect(withComma.statusCode).toBe(400);
+    expect(withComma.json()).toMatchObject({
+      errors: [{ field: 'tags.1', message: crmMessages.tagHasComma }],
+    });
     const profile = (
       await call('GET', `/api/crm/customers/${rosterId}`, f.manager.jar)
     ).json<CustomerProfile>();

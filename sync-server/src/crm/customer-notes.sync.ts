@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import { and, eq, inArray } from 'drizzle-orm';
 import { customerNotes, rosterItems, users } from '@platform/schema/db';
 import { crmMessages } from '@platform/schema/crm/crm.messages';
@@ -75,7 +76,7 @@ export async function writeCustomerNotes(
     .select({ firstName: users.firstName, lastName: users.lastName })
     .from(users)
     .where(eq(users.id, actor.userId));
-  const authorName = author ? `${author.firstName} ${author.lastName}`.trim() : '';
+  const authorName = author ? fullName(author) : '';
   await tx.insert(customerNotes).values(
     fresh.map(({ next }) => ({
       id: next.id,

@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import { desc, eq } from 'drizzle-orm';
 import { notificationOutbox, users } from '@platform/schema/db';
 import type { SentNotice } from '@platform/schema/dev-tools/sent-notices.zod';
@@ -22,7 +23,7 @@ export async function listSentNotices(db: Db): Promise<SentNotice[]> {
     id: notice.id,
     orgId: notice.orgId,
     userId: notice.userId,
-    recipient: email ?? (firstName !== null ? `${firstName} ${lastName ?? ''}`.trim() : null),
+    recipient: email ?? (firstName !== null ? fullName({ firstName, lastName: lastName ?? '' }) : null),
     title: notice.title,
     body: notice.body,
     url: notice.url,

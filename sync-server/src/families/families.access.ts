@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import { familyMessages } from '@platform/schema/families/families.messages';
 import {
   assertMayActFor,
@@ -29,7 +30,7 @@ export function familyActorOf(current: SessionContext): FamilyActor {
   const principal = principalOf(current);
   return {
     ...principal,
-    name: `${current.user.firstName} ${current.user.lastName}`.trim(),
+    name: fullName(current.user),
     auditUserId: principal.switchedFrom ?? principal.userId,
   };
 }

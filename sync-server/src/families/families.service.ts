@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import type { FastifyBaseLogger } from 'fastify';
 import { guardianMessages, familyMessages } from '@platform/schema/families/families.messages';
 import type { FamilyMember } from '@platform/schema/families/families.zod';
@@ -35,9 +36,6 @@ export const toMember = (person: Person): FamilyMember => ({
   lastName: person.lastName,
   email: person.email,
 });
-
-export const fullName = (person: Pick<Person, 'firstName' | 'lastName'>) =>
-  `${person.firstName} ${person.lastName}`.trim();
 
 type NewLink = {
   authority: FamilyAuthority;

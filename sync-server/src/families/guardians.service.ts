@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import { familyMessages } from '@platform/schema/families/families.messages';
 import type { FamilyMember, guardiansRequestSchema } from '@platform/schema/families/families.zod';
 import type { z } from 'zod';
@@ -23,7 +24,6 @@ import {
 import {
   auditFamilyChange,
   deliverEmails,
-  fullName,
   issueSetPasswordLink,
   linkInFamily,
   madeBy,

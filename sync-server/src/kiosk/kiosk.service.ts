@@ -1,8 +1,9 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import type { Kiosk, VerifyPinInput } from '@platform/schema/kiosk/kiosk.zod';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { MAX_PIN_FAILURES, pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
 import { verifyPassword } from '../auth/passwords.ts';
-import { checkPasswordWithinLimits } from '../auth/sign-in-limits.ts';
+import { verifyPasswordWithinLimits } from '../auth/sign-in-limits.ts';
 import { hashToken, newToken } from '../auth/sessions.repository.ts';
 import type { Db } from '../db/open-database.ts';
 import type { SessionContext } from '../plugins/session.ts';
@@ -23,9 +24,6 @@ import {
 } from './kiosk.errors.ts';
 import { kioskPinLimit, pinSubject } from './kiosk-pin.service.ts';
 import { findPin, kioskStaffAmong, listKioskStaff } from './kiosk-pins.repository.ts';
-
-const fullName = (person: { firstName: string; lastName: string }) =>
-  `${person.firstName} ${person.lastName}`.trim();
 
 /**
  * Turns the requesting device into the organisation's kiosk (the route has checked the claim
@@ -122,8 +120,10 @@ export async function leaveKiosk(
   password: string,
   ip: string,
 ) {
-  const right = await checkPasswordWithinLimits(db, { account: starter.id, ip }, () =>
-    verifyPassword(starter.passwordHash, password),
+  const right = await verifyPasswordWithinLimits(
+    db,
+    { account: starter.id, ip, passwordHash: starter.passwordHash },
+    password,
   );
   if (!right) throw new WrongKioskPassword();
   await revokeKiosk(db, kiosk.id);

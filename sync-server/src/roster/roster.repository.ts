@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import { rosterItems } from '@platform/schema/db';
 import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
 import type { Tx } from '../db/open-database.ts';
@@ -12,7 +13,7 @@ export function rosterItemToDoc(row: RosterRow): WireDoc<RosterItemDoc> {
     orgId: row.orgId,
     athlete: {
       id: row.userId,
-      fullName: `${row.firstName} ${row.lastName}`.trim(),
+      fullName: fullName(row),
       firstName: row.firstName,
       lastName: row.lastName,
       email: row.email,

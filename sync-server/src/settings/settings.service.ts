@@ -7,8 +7,8 @@ import {
   type Settings,
 } from '@platform/schema/settings/settings.zod';
 import { settingsMessages } from '@platform/schema/settings/settings.messages';
-import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import { checkPasswordWithinLimits } from '../auth/sign-in-limits.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { verifyPasswordWithinLimits } from '../auth/sign-in-limits.ts';
 import { revokeUserSessions } from '../auth/sessions.repository.ts';
 import {
   findUserById,
@@ -75,8 +75,10 @@ export async function changePassword(
   input: ChangePasswordInput,
 ): Promise<{ ok: true }> {
   const user = await userOf(db, current.userId);
-  const right = await checkPasswordWithinLimits(db, { account: user.id, ip: current.ip }, () =>
-    verifyPassword(user.passwordHash, input.currentPassword),
+  const right = await verifyPasswordWithinLimits(
+    db,
+    { account: user.id, ip: current.ip, passwordHash: user.passwordHash },
+    input.currentPassword,
   );
   if (!right)
     throw new SettingsInvalid([

@@ -303,6 +303,19 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
     expect(stored).toMatchObject({ phone: '+12015550100', tags: ['vip'] });
   });
 
+  it('refuses a tag with a comma in words the front desk form shows (spec §5)', async () => {
+    await insertRosterItem(t.db, b.org.id, { id: b.parent.id, email: b.parent.email });
+    const [item] = (await pull(b.manager, 'roster')).json().documents;
+    const refused = await push(b.manager, 'roster', [
+      { assumedMasterState: item, newDocumentState: { ...item, tags: ['vip', 'am,pm'] } },
+    ]);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json()).toEqual({
+      errors: [{ id: item.id, message: `tags.1: ${crmMessages.tagHasComma}` }],
+    });
+    expect((await pull(b.manager, 'roster')).json().documents[0].tags).toEqual(item.tags);
+  });
+
   it('answers bad input with 4xx, never 5xx', async () => {
     expect((await pull(a.manager, 'nope')).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/api/sync/roster/pull' })).statusCode).toBe(

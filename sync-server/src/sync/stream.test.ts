@@ -7,7 +7,8 @@ import { createTestApp, listenOnLoopback } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import { booking, seedSyncOrg, timeEntry, type Person } from '../testing/sync-fixtures.ts';
 import { changeOf, openSse } from '../testing/sse-client.ts';
-import { HEARTBEAT_MS, MAX_STREAMS_PER_HOLDER } from './stream.ts';
+import { STREAM_HEARTBEAT_MS } from '@platform/schema/sync/sync.zod';
+import { MAX_STREAMS_PER_HOLDER } from './stream.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** 'ended' once the server closed the stream, 'open' if it still runs after `ms`. */
@@ -182,7 +183,7 @@ describe.each(testDatabaseKinds)('the live stream on %s', (kind) => {
       await stream.next((e) => e.event === 'resync');
       return stream;
     }
-    const beat = () => vi.advanceTimersByTime(HEARTBEAT_MS);
+    const beat = () => vi.advanceTimersByTime(STREAM_HEARTBEAT_MS);
 
     async function expectEndsAfter(
       headers: Record<string, string>,

@@ -1,12 +1,15 @@
 import type { FastifyReply } from 'fastify';
 import { collectionNames } from '@platform/schema/sync/collections';
-import { STREAM_RECONNECT_EVENT, type StreamReconnect } from '@platform/schema/sync/sync.zod';
+import {
+  STREAM_HEARTBEAT_MS,
+  STREAM_RECONNECT_EVENT,
+  type StreamReconnect,
+} from '@platform/schema/sync/sync.zod';
 import { RETRY_AFTER_SECONDS } from '../plugins/http-map.ts';
 import type { Actor } from './actor.ts';
 import type { ChangeHub, ChangeNotification } from './change-feed.ts';
 import { collectionDefinitions } from './collections/definitions.ts';
 
-export const HEARTBEAT_MS = 15_000;
 /**
  * Live streams one session (or one kiosk device) may hold at once. Only the leading tab of a
  * browser replicates, so a person needs one per browser sharing the session, and a few
@@ -132,7 +135,7 @@ export function openStream(
       })
       // The database is unreachable for a moment: keep the stream, never crash the process.
       .catch(() => write(': heartbeat\n\n'));
-  }, HEARTBEAT_MS);
+  }, STREAM_HEARTBEAT_MS);
   const forget = options.streams.add(() => {
     behind = false;
     write(RECONNECT_LATER);

@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import { and, asc, eq, exists, gte, lt, or, sql, type SQL } from 'drizzle-orm';
 import { memberships, timeEntries, users } from '@platform/schema/db';
 import { timeTrackingClaims } from '@platform/schema/organizations/claims';
@@ -7,9 +8,6 @@ import type { Db } from '../db/open-database.ts';
 import type { WireDoc } from '../sync/collection-definition.ts';
 import { readDocuments, type ReportUnreadable } from '../sync/read-document.ts';
 import { timeEntryReading } from './time-entries.repository.ts';
-
-const fullName = (person: { firstName: string; lastName: string }) =>
-  `${person.firstName} ${person.lastName}`.trim();
 
 /**
  * The organisation's staff who track time: those holding a time-tracking claim, and anyone

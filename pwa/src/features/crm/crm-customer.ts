@@ -1,3 +1,5 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
+
 /** A customer as the CRM screens pass it around (and as app/ hands it to the family modals). */
 export type CrmCustomer = {
   rosterId: string;
@@ -13,4 +15,4 @@ export const fullNameOf = (person: {
   firstName: string;
   lastName: string;
   email?: string | null;
-}) => `${person.firstName} ${person.lastName}`.trim() || person.email || 'Unnamed customer';
+}) => fullName(person) || person.email || 'Unnamed customer';

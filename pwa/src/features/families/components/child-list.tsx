@@ -5,7 +5,7 @@ import { localToday } from '../../../lib/local-today.ts';
 import { familyMessages } from '@platform/schema/families/families.messages';
 import type { FamilyMembers } from '../hooks/use-family-members.ts';
 import { familyTexts } from '../family-texts.ts';
-import { fullName } from '../full-name.ts';
+import { fullName } from '@platform/schema/app/full-name.rules';
 
 type Props = {
   state: FamilyMembers;

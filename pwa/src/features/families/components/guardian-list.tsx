@@ -3,7 +3,7 @@ import type { FamilyMember } from '@platform/schema/families/families.zod';
 import { familyMessages, guardianMessages } from '@platform/schema/families/families.messages';
 import type { FamilyMembers } from '../hooks/use-family-members.ts';
 import { familyTexts } from '../family-texts.ts';
-import { fullName } from '../full-name.ts';
+import { fullName } from '@platform/schema/app/full-name.rules';
 
 type Props = {
   state: FamilyMembers;

@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PendingInvitation } from '@platform/schema/crm/crm.zod';
 import type { FamilyMember } from '@platform/schema/families/families.zod';
@@ -16,7 +17,6 @@ type Props = {
 };
 
 const requestsKey = (userId: string) => ['requests', userId] as const;
-const fullName = (person: FamilyMember) => `${person.firstName} ${person.lastName}`.trim();
 
 /**
  * What waits for the account owner's answer (decision 0035): organisations' invitations and
