@@ -97,8 +97,8 @@ describe.each(testDatabaseKinds)('POST /api/auth/create-account on %s', (kind) =
     const res = await signup({
       orgId: org.id,
       children: [
-        { id: 'row-1', firstName: 'Ada', lastName: 'Lee', email: '' },
-        { firstName: 'Bo', lastName: 'Lee', email: childEmail },
+        { id: 'row-1', firstName: 'Ada', lastName: 'Lee', email: '', dateOfBirth: '2018-09-30' },
+        { firstName: 'Bo', lastName: 'Lee', email: childEmail, dateOfBirth: '' },
       ],
     });
     expect(res.statusCode).toBe(200);
@@ -123,9 +123,11 @@ describe.each(testDatabaseKinds)('POST /api/auth/create-account on %s', (kind) =
         async (l) => (await t.db.select().from(users).where(eq(users.id, l.childUserId)))[0],
       ),
     );
-    expect(kids.map((k) => [k?.firstName, k?.email, k?.passwordHash]).sort()).toEqual([
-      ['Ada', null, null],
-      ['Bo', childEmail, null],
+    expect(
+      kids.map((k) => [k?.firstName, k?.email, k?.passwordHash, k?.dateOfBirth]).sort(),
+    ).toEqual([
+      ['Ada', null, null, '2018-09-30'],
+      ['Bo', childEmail, null, null],
     ]);
     const body = (await me(res)).json<{
       view: string;

@@ -52,7 +52,8 @@ describe.runIf(process.env.DATABASE_URL)('server changes of a roster item racing
     for (let round = 0; round < ROUNDS; round++) {
       // What the front desk's device last pulled.
       const master = await stored();
-      const phone = `+44 20 7946 ${String(round).padStart(4, '0')}`;
+      // E.164, as every stored number is (issue 14).
+      const phone = `+44207946${String(round).padStart(4, '0')}`;
       const [changed, pushed] = await Promise.all([
         after(offset(), () => serverChange(round)),
         after(offset(), () =>
