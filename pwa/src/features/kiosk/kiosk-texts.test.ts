@@ -5,9 +5,7 @@ import { moveConfirmationText, pendingText, tileStatusText } from './kiosk-texts
 describe('kiosk texts', () => {
   it('confirms a move with the name, the move and the time in the organisation’s way', () => {
     const time = orgFormat('America/New_York').time('2026-11-23T20:31:00.000Z');
-    expect(moveConfirmationText('Sam', 'clock-in', time).replace(/\s/g, ' ')).toBe(
-      'Sam — clocked in 3:31 PM',
-    );
+    expect(moveConfirmationText('Sam', 'clock-in', time)).toBe('Sam — clocked in 3:31\u00a0PM');
     const london = orgFormat('Europe/London').time('2026-11-23T20:31:00.000Z');
     expect(moveConfirmationText('Sam', 'clock-out', london)).toBe('Sam — clocked out 20:31');
     expect(moveConfirmationText('Sam', 'end-break', london)).toBe('Sam — back from break 20:31');

@@ -18,7 +18,8 @@ const movesDone = {
 
 /** 'Sam Staff — clocked in 3:31 PM': the full-screen confirmation after a move (issue 14). */
 export function moveConfirmationText(name: string, action: ClockAction, time: string): string {
-  return `${name} — ${movesDone[action]} ${time}`;
+  // Big letters wrap: never between '3:31' and 'PM'.
+  return `${name} — ${movesDone[action]} ${time.replace(/\s/g, '\u00a0')}`;
 }
 
 /** A name tile's word for the person's clock: in, on break or out. */
