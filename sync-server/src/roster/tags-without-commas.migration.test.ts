@@ -10,11 +10,11 @@ import { testDatabaseKinds } from '../testing/test-database.ts';
 import { rosterItemToDoc } from './roster.repository.ts';
 
 const migration = readFileSync(
-  new URL('../../../schema/drizzle/0012_tags_without_commas.sql', import.meta.url),
+  new URL('../../../schema/drizzle/0017_tags_without_commas.sql', import.meta.url),
   'utf8',
 );
 
-describe.each(testDatabaseKinds)('migration 0012 (tags without commas) on %s', (kind) => {
+describe.each(testDatabaseKinds)('migration 0017 (tags without commas) on %s', (kind) => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
   beforeAll(async () => {
     t = await createTestApp(kind);
