@@ -41,6 +41,10 @@ try {
     const team = owner.getByRole('heading', { name: 'Team', level: 2 });
     if (await team.count()) await team.scrollIntoViewIfNeeded();
     await shoot(owner, `owner-team-${size.name}`);
+    await owner.goto(`${server.url}/dashboard/time-tracking`);
+    await owner.getByRole('heading', { name: 'On the clock now' }).waitFor();
+    await owner.getByRole('table', { name: 'Hours per person and day' }).scrollIntoViewIfNeeded();
+    await shoot(owner, `owner-time-tracking-${size.name}`);
     await owner.goto(`${server.url}/auth/kiosk-mode`);
     await owner.getByRole('button', { name: 'Start kiosk mode' }).click();
     await owner.getByRole('heading', { name: 'Tap your name' }).waitFor();

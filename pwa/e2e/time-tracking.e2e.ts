@@ -188,6 +188,17 @@ describe('the time-tracking screen', () => {
     ]);
     await dayRegion(owner, wednesday).getByText('Day total: 8h 00m').waitFor();
     await weekRegion(owner).getByText('Week total: 8h 00m').waitFor();
+    // The team's grid: Sam's Wednesday and week, the team's day total (issue 14).
+    const grid = team.getByRole('table', { name: 'Hours per person and day' });
+    const samRow = grid.getByRole('row', { name: new RegExp(`^${demoLogins.staff.name}`) });
+    await expect
+      .poll(() => samRow.getByRole('cell').allTextContents())
+      .toEqual(['0h 00m', '0h 00m', '8h 00m', '0h 00m', '0h 00m', '0h 00m', '0h 00m', '8h 00m']);
+    expect(await grid.getByRole('columnheader').allTextContents()).toEqual([
+      'Person',
+      ...[0, 1, 2, 3, 4, 5, 6].map((i) => orgFormat(zone).shortDay(addDays(lastMonday, i))),
+      'Week',
+    ]);
 
     // Sam's open screen shows the corrected times within 2 s, without a reload.
     const corrected = Date.now();
@@ -212,6 +223,48 @@ describe('the time-tracking screen', () => {
       '\uFEFFPerson,Email,Date,Start,End,Break minutes,Worked hours\r\n' +
         `${demoLogins.staff.name},${demoLogins.staff.email},${wednesday},08:30,17:15,45,8.00\r\n`,
     );
+  });
+
+  it('shows a manager who is on the clock now, moving as the staff member clocks on another device (issue 14)', async () => {
+    const owner = await (await env.browser.newContext({ locale: 'en-US' })).newPage();
+    await logIn(owner, env.server.url, demoLogins.owner.email);
+    await owner.goto(`${env.server.url}/dashboard/time-tracking`);
+    const onTheClock = owner.getByRole('region', { name: 'On the clock now' });
+    await onTheClock.getByText('Nobody is on the clock right now.').waitFor();
+
+    const staffContext = await env.browser.newContext({ locale: 'en-US' });
+    const staff = await staffContext.newPage();
+    await logIn(staff, env.server.url, demoLogins.staff.email);
+    await staff.goto(`${env.server.url}/dashboard/time-tracking`);
+    const button = (name: string) => staff.getByRole('button', { name, exact: true });
+    await button('Clock In').click();
+    await toast(staff, 'Successfully clocked in!').waitFor();
+    const sam = onTheClock.getByRole('listitem').filter({ hasText: demoLogins.staff.name });
+    await expect
+      .poll(() => onTheClock.textContent(), { timeout: 2_000 })
+      .toMatch(
+        new RegExp(
+          `${demoLogins.staff.name}Clocked in since \\d{1,2}:\\d\\d\\s[AP]MToday: 0h 0\\dm`,
+        ),
+      );
+
+    await button('Start Break').click();
+    await toast(staff, 'Break started!').waitFor();
+    await expect.poll(() => onTheClock.textContent(), { timeout: 2_000 }).toMatch(/On break since/);
+
+    // Picking the name opens that person's week.
+    await sam.getByRole('button', { name: demoLogins.staff.name }).click();
+    await expect
+      .poll(() => weekRegion(owner).getByLabel('Person').inputValue())
+      .toBe(env.server.seed.userIds.staff);
+
+    await button('Return from Break').click();
+    await toast(staff, 'Break ended!').waitFor();
+    await button('Clock Out').click();
+    await toast(staff, 'Successfully clocked out!').waitFor();
+    await onTheClock.getByText('Nobody is on the clock right now.').waitFor({ timeout: 2_000 });
+    await staffContext.close();
+    await owner.context().close();
   });
 
   it('lays the entry dialog’s breaks out without overflowing, from 320 to 1280 px (issue 14)', async () => {

@@ -58,6 +58,8 @@ describe('one format for times, days and durations', () => {
     expect(us.day('2026-11-23')).toBe('Monday, November 23');
     expect(spaced(us.dayRange('2026-11-23', '2026-11-29'))).toBe('Nov 23 – 29, 2026');
     expect(us.date('2014-02-03')).toBe('Feb 3, 2014');
+    expect(us.shortDay('2026-11-23')).toBe('Mon 23');
+    expect(orgFormat('Europe/London').shortDay('2026-11-29')).toBe('Sun 29');
     expect(spaced(us.timeOnDay('2026-11-24T05:00:00.000Z', '2026-11-23'))).toBe('Tue 12:00 AM');
     expect(spaced(us.timeOnDay('2026-11-24T04:59:00.000Z', '2026-11-23'))).toBe('11:59 PM');
   });
@@ -78,7 +80,8 @@ describe('one format for times, days and durations', () => {
         (ms, zone) => {
           const format = orgFormat(zone);
           const text = spaced(format.time(ms));
-          if (format.region.hourCycle === 'h12') expect(text).toMatch(/^([1-9]|1[0-2]):[0-5]\d [ap]\.?m\.?$/i);
+          if (format.region.hourCycle === 'h12')
+            expect(text).toMatch(/^([1-9]|1[0-2]):[0-5]\d [ap]\.?m\.?$/i);
           else expect(text).toMatch(/^([01]\d|2[0-3]):[0-5]\d$/);
         },
       ),

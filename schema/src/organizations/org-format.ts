@@ -17,6 +17,8 @@ export type OrgFormat = {
   /** A time within a day's list, with the weekday when it falls on another day. */
   timeOnDay: (instant: string | number, day: DayKey) => string;
   day: (day: DayKey) => string;
+  /** 'Mon 23': a day as a column heading. */
+  shortDay: (day: DayKey) => string;
   dayRange: (first: DayKey, last: DayKey) => string;
   date: (day: DayKey) => string;
   dateTime: (instant: string | number) => string;
@@ -61,6 +63,8 @@ export function orgFormat(timeZone: string | null | undefined): OrgFormat {
     day: 'numeric',
     timeZone: 'UTC',
   });
+  // 'Mon 23' in every English locale (en-US alone would write '23 Mon').
+  const weekdayOfKey = new Intl.DateTimeFormat(locale, { weekday: 'short', timeZone: 'UTC' });
   const dateOptions = { year: 'numeric', month: 'short', day: 'numeric' } as const;
   const date = new Intl.DateTimeFormat(locale, { ...dateOptions, timeZone: 'UTC' });
   const dateTime = new Intl.DateTimeFormat(locale, { ...dateOptions, ...clock, timeZone: zone });
@@ -73,6 +77,7 @@ export function orgFormat(timeZone: string | null | undefined): OrgFormat {
       return dayKeyOf(at.getTime(), zone) === onDay ? text : `${weekday.format(at)} ${text}`;
     },
     day: (key) => day.format(dateOfKey(key)),
+    shortDay: (key) => `${weekdayOfKey.format(dateOfKey(key))} ${Number(key.slice(8, 10))}`,
     dayRange: (first, last) => date.formatRange(dateOfKey(first), dateOfKey(last)),
     date: (key) => date.format(dateOfKey(key)),
     dateTime: (instant) => dateTime.format(toDate(instant)),

@@ -9,6 +9,7 @@ import {
   type ClockAction,
   type ClockState,
   type ClockStatus,
+  whoIsOnTheClock,
 } from './time-clock.rules.ts';
 import { timeEntryMessages } from './time-entry.rules.ts';
 import type { TimeEntryDoc } from './time-entry.zod.ts';
@@ -267,5 +268,33 @@ describe('runningEntryConflict', () => {
     expect(
       runningEntryConflict(states.completed, { id: target.newEntryId, endTime: null }),
     ).toBeNull();
+  });
+});
+
+describe('whoIsOnTheClock', () => {
+  it('lists those clocked in or on a break, longest on the clock first, and no one else', () => {
+    const on = whoIsOnTheClock([
+      { ...entry({ id: 'a1', startTime: t('09:00') }), userId: 'ana' },
+      {
+        ...entry({
+          id: 'b1',
+          startTime: t('07:30'),
+          breakIntervals: [{ startTime: t('10:00'), endTime: null }],
+        }),
+        userId: 'ben',
+      },
+      { ...entry({ id: 'c1', startTime: t('06:00'), endTime: t('07:00') }), userId: 'cy' },
+      { ...entry({ id: 'd1', startTime: t('05:00'), _deleted: true }), userId: 'dee' },
+      // Ana's finished entry from the morning does not hide the running one.
+      { ...entry({ id: 'a0', startTime: t('06:00'), endTime: t('08:00') }), userId: 'ana' },
+    ]);
+    expect(on.map(({ userId, status, activeEntry }) => [userId, status, activeEntry.id])).toEqual([
+      ['ben', 'on_break', 'b1'],
+      ['ana', 'active', 'a1'],
+    ]);
+  });
+
+  it('is empty when nobody is on the clock', () => {
+    expect(whoIsOnTheClock([])).toEqual([]);
   });
 });

@@ -145,3 +145,35 @@ export function runningEntryConflict(
   if (next._deleted || next.endTime !== null || !state.activeEntry) return null;
   return state.activeEntry.id === next.id ? null : clockMessages.anotherEntryRunning;
 }
+
+/** Someone whose entry is running now: clocked in, or on a break inside it. */
+export type OnTheClock = {
+  userId: string;
+  status: 'active' | 'on_break';
+  activeEntry: ActiveEntry;
+};
+
+/**
+ * Who is on the clock now (managers' time tracking): each person's state from their entries
+ * (clockStatusOf), those clocked in or on a break, longest on the clock first.
+ */
+export function whoIsOnTheClock(
+  entries: ReadonlyArray<ClockEntry & { userId: string }>,
+): OnTheClock[] {
+  const byPerson = new Map<string, Array<ClockEntry & { userId: string }>>();
+  for (const entry of entries) {
+    const own = byPerson.get(entry.userId) ?? [];
+    own.push(entry);
+    byPerson.set(entry.userId, own);
+  }
+  const on: OnTheClock[] = [];
+  for (const [userId, own] of byPerson) {
+    const { status, activeEntry } = clockStatusOf(own);
+    if ((status === 'active' || status === 'on_break') && activeEntry) {
+      on.push({ userId, status, activeEntry });
+    }
+  }
+  return on.sort(
+    (a, b) => Date.parse(a.activeEntry.startTime) - Date.parse(b.activeEntry.startTime),
+  );
+}

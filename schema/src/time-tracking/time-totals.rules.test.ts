@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { totalsByDay, totalsByPerson, weekTotals, workedMsWithin } from './time-totals.rules.ts';
+import {
+  totalsByDay,
+  totalsByPerson,
+  totalsByPersonAndDay,
+  weekTotals,
+  workedMsWithin,
+} from './time-totals.rules.ts';
+import { weekDays } from './org-calendar.ts';
 
 const NY = 'America/New_York';
 const H = 3_600_000;
@@ -131,5 +138,63 @@ describe('totals per person', () => {
       { userId: 'b', workedMs: 2 * H },
       { userId: 'c', workedMs: H },
     ]);
+  });
+});
+
+describe('the team week grid', () => {
+  const monday = '2026-11-23';
+  const days = weekDays(monday);
+  const of = (userId: string, e: ReturnType<typeof entry>) => ({ ...e, userId });
+
+  it('gives each person a cell per day, split at midnight, and a total that is their sum', () => {
+    const rows = totalsByPersonAndDay(
+      [
+        // Ana: Monday 9–17 (New York), a break of 30 min.
+        of(
+          'ana',
+          entry('2026-11-23T14:00:00.000Z', '2026-11-23T22:00:00.000Z', [
+            ['2026-11-23T17:00:00.000Z', '2026-11-23T17:30:00.000Z'],
+          ]),
+        ),
+        // Ben: Tuesday 22:00 to Wednesday 02:00.
+        of('ben', entry('2026-11-25T03:00:00.000Z', '2026-11-25T07:00:00.000Z')),
+      ],
+      ['ana', 'ben', 'cy'],
+      days,
+      NY,
+      now,
+    );
+    expect(rows.map((row) => row.userId)).toEqual(['ana', 'ben', 'cy']);
+    expect(rows[0]!.days).toEqual([7.5 * H, 0, 0, 0, 0, 0, 0]);
+    expect(rows[1]!.days).toEqual([0, 2 * H, 2 * H, 0, 0, 0, 0]);
+    expect(rows[2]).toEqual({ userId: 'cy', days: [0, 0, 0, 0, 0, 0, 0], totalMs: 0 });
+    for (const row of rows) expect(row.totalMs).toBe(row.days.reduce((a, b) => a + b, 0));
+  });
+
+  it('adds someone not listed only when they have time that week', () => {
+    const rows = totalsByPersonAndDay(
+      [
+        of('former', entry('2026-11-24T14:00:00.000Z', '2026-11-24T15:00:00.000Z')),
+        of('last-week', entry('2026-11-16T14:00:00.000Z', '2026-11-16T15:00:00.000Z')),
+      ],
+      [],
+      days,
+      NY,
+      now,
+    );
+    expect(rows).toEqual([{ userId: 'former', days: [0, H, 0, 0, 0, 0, 0], totalMs: H }]);
+  });
+
+  it('agrees with the per-person totals of the same week', () => {
+    const entries = [
+      of('ana', entry('2026-11-23T14:00:00.000Z', '2026-11-23T22:00:00.000Z')),
+      of('ana', entry('2026-11-29T23:00:00.000Z', '2026-11-30T06:00:00.000Z')),
+      of('ben', entry('2026-11-27T14:00:00.000Z', null)),
+    ];
+    const grid = totalsByPersonAndDay(entries, ['ana', 'ben'], days, NY, now);
+    const range = weekTotals([], monday, NY, now).range;
+    expect(grid.map((row) => row.totalMs)).toEqual(
+      totalsByPerson(entries, ['ana', 'ben'], range, now).map((row) => row.workedMs),
+    );
   });
 });

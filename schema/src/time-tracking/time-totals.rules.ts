@@ -110,3 +110,38 @@ export function totalsByPerson(
   }
   return [...totals].map(([userId, workedMs]) => ({ userId, workedMs }));
 }
+
+export type PersonWeekRow = { userId: string; days: number[]; totalMs: number };
+
+/**
+ * The team's week as a grid (managers): one row per person — everyone in `userIds`, in that
+ * order, then anyone else with time that week — and one cell per day of `days` (the
+ * organisation's days in `timeZone`), each entry split at midnight, a running one counted up to
+ * `now`. Each row's total is the sum of its cells.
+ */
+export function totalsByPersonAndDay(
+  entries: ReadonlyArray<EntryTimes & { userId: string }>,
+  userIds: readonly string[],
+  days: readonly DayKey[],
+  timeZone: string,
+  now: number,
+): PersonWeekRow[] {
+  const ranges = days.map((day) => dayRange(day, timeZone));
+  const rows = new Map<string, number[]>(userIds.map((id) => [id, ranges.map(() => 0)]));
+  for (const entry of entries) {
+    const cells = ranges.map((range) => workedMsWithin(entry, now, range.from, range.to));
+    let row = rows.get(entry.userId);
+    if (!row) {
+      if (cells.every((ms) => ms === 0)) continue;
+      row = ranges.map(() => 0);
+      rows.set(entry.userId, row);
+    }
+    const sums = row;
+    cells.forEach((ms, i) => (sums[i] = (sums[i] ?? 0) + ms));
+  }
+  return [...rows].map(([userId, cells]) => ({
+    userId,
+    days: cells,
+    totalMs: cells.reduce((sum, ms) => sum + ms, 0),
+  }));
+}

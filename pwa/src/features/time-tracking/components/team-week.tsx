@@ -1,6 +1,7 @@
-import type { Range } from '@platform/schema/time-tracking/org-calendar';
+import { orgFormat } from '@platform/schema/organizations/org-format';
+import { weekDays, type DayKey } from '@platform/schema/time-tracking/org-calendar';
 import type { TimeEntryDoc } from '@platform/schema/time-tracking/time-entry.zod';
-import { totalsByPerson } from '@platform/schema/time-tracking/time-totals.rules';
+import { totalsByPersonAndDay } from '@platform/schema/time-tracking/time-totals.rules';
 import type { TimeTrackingPerson } from '@platform/schema/time-tracking/time-tracking.zod';
 import { formatDuration } from '../time-display.ts';
 
@@ -9,7 +10,8 @@ type Props = {
   peopleFailed: boolean;
   /** Everyone's entries in `range`; null while loading. */
   entries: TimeEntryDoc[] | null;
-  range: Range;
+  monday: DayKey;
+  timeZone: string;
   now: number;
   selectedUserId: string;
   onSelect: (userId: string) => void;
@@ -18,30 +20,42 @@ type Props = {
 const formerStaff = 'Former staff member';
 
 /**
- * Managers: everyone's hours in the week as bars with their values written out, and the same
- * figures as a table. Picking a name shows that person's entries to correct.
+ * Managers: everyone's hours in the week as bars with their values written out, then the
+ * people × days grid (each day's hours per person, day and person totals). Picking a name shows
+ * that person's entries to correct.
  */
 export function TeamWeek({
   people,
   peopleFailed,
   entries,
-  range,
+  monday,
+  timeZone,
   now,
   selectedUserId,
   onSelect,
 }: Props) {
   const names = new Map((people ?? []).map((person) => [person.id, person.fullName]));
+  const days = weekDays(monday);
   const rows =
     people && entries
-      ? totalsByPerson(
+      ? totalsByPersonAndDay(
           entries,
           people.map((p) => p.id),
-          range,
+          days,
+          timeZone,
           now,
-        ).map((row) => ({ ...row, name: names.get(row.userId) ?? formerStaff }))
+        ).map((row) => ({
+          ...row,
+          workedMs: row.totalMs,
+          name: names.get(row.userId) ?? formerStaff,
+        }))
       : null;
   const longest = Math.max(3_600_000, ...(rows ?? []).map((row) => row.workedMs));
   const teamTotal = (rows ?? []).reduce((sum, row) => sum + row.workedMs, 0);
+  const dayTotals = days.map((_, i) =>
+    (rows ?? []).reduce((sum, row) => sum + (row.days[i] ?? 0), 0),
+  );
+  const { shortDay, day: longDay } = orgFormat(timeZone);
 
   return (
     <section className="team-week" aria-labelledby="team-week-heading">
@@ -81,28 +95,50 @@ export function TeamWeek({
               ))}
             </ul>
           </figure>
-          <details className="team-table">
-            <summary>Show as a table</summary>
-            <table className="entries-table">
-              <caption className="sr-only">Hours worked per person this week</caption>
+          <div
+            className="team-grid-scroll"
+            role="region"
+            aria-labelledby="team-grid-caption"
+            // Scrolls sideways on a phone: reachable by keyboard (axe scrollable-region-focusable).
+            tabIndex={0}
+          >
+            <table className="entries-table team-grid">
+              <caption id="team-grid-caption">Hours per person and day</caption>
               <thead>
                 <tr>
                   <th scope="col">Person</th>
-                  <th scope="col">Worked</th>
-                  <th scope="col">Hours (decimal)</th>
+                  {days.map((day) => (
+                    <th key={day} scope="col">
+                      <abbr title={longDay(day)}>{shortDay(day)}</abbr>
+                    </th>
+                  ))}
+                  <th scope="col">Week</th>
                 </tr>
               </thead>
               <tbody>
                 {rows.map((row) => (
                   <tr key={row.userId}>
                     <th scope="row">{row.name}</th>
-                    <td>{formatDuration(row.workedMs)}</td>
-                    <td>{(row.workedMs / 3_600_000).toFixed(2)}</td>
+                    {row.days.map((ms, i) => (
+                      <td key={days[i]} className={ms === 0 ? 'team-grid-empty' : undefined}>
+                        {formatDuration(ms)}
+                      </td>
+                    ))}
+                    <td className="team-grid-total">{formatDuration(row.totalMs)}</td>
                   </tr>
                 ))}
               </tbody>
+              <tfoot>
+                <tr>
+                  <th scope="row">Team</th>
+                  {dayTotals.map((ms, i) => (
+                    <td key={days[i]}>{formatDuration(ms)}</td>
+                  ))}
+                  <td className="team-grid-total">{formatDuration(teamTotal)}</td>
+                </tr>
+              </tfoot>
             </table>
-          </details>
+          </div>
         </>
       )}
     </section>

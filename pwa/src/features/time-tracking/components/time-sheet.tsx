@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
 import {
   addDays,
+  dayRange,
   mondayOf,
   weekRange,
   type DayKey,
@@ -12,6 +13,7 @@ import { useTeamPeople } from '../hooks/use-team-people.ts';
 import { useWeekEntries } from '../hooks/use-week-entries.ts';
 import { DeleteEntryDialog } from './delete-entry-dialog.tsx';
 import { ExportForm } from './export-form.tsx';
+import { OnTheClockNow } from './on-the-clock-now.tsx';
 import { TeamWeek } from './team-week.tsx';
 import { TimeEntryDialog } from './time-entry-dialog.tsx';
 import { WeekEntries } from './week-entries.tsx';
@@ -37,6 +39,7 @@ export function TimeSheet({ user, orgId, timeZone, now, today }: Props) {
   const [editing, setEditing] = useState<EntryTarget | null>(null);
   const [deleting, setDeleting] = useState<TimeEntryDoc | null>(null);
   const range = useMemo(() => weekRange(monday, timeZone), [monday, timeZone]);
+  const todayRange = useMemo(() => dayRange(today, timeZone), [today, timeZone]);
 
   const week = useWeekEntries({ orgId, everyone: manager, userId: user.id, range });
   const team = useTeamPeople(orgId, manager);
@@ -75,6 +78,19 @@ export function TimeSheet({ user, orgId, timeZone, now, today }: Props) {
 
   return (
     <>
+      {manager && (
+        <OnTheClockNow
+          entries={week.ready ? week.all : null}
+          nameOf={nameOf}
+          today={todayRange}
+          now={now.getTime()}
+          timeZone={timeZone}
+          onSelect={(userId) => {
+            setMonday(thisMonday);
+            selectPerson(userId);
+          }}
+        />
+      )}
       <WeekNavigation
         monday={monday}
         thisMonday={thisMonday}
@@ -86,7 +102,8 @@ export function TimeSheet({ user, orgId, timeZone, now, today }: Props) {
           people={team.people}
           peopleFailed={team.failed}
           entries={week.entries}
-          range={range}
+          monday={monday}
+          timeZone={timeZone}
           now={now.getTime()}
           selectedUserId={personId}
           onSelect={selectPerson}

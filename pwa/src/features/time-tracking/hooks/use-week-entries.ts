@@ -9,6 +9,8 @@ export type WeekEntries = {
   entries: TimeEntryDoc[] | null;
   /** Every entry of the people shown, for the overlap rule a correction is checked against. */
   all: TimeEntryDoc[];
+  /** Whether the entries reached this device once (`all` is complete from then on). */
+  ready: boolean;
 };
 
 /** The entries of a range from this device: the caller's own, or (managers) everyone's. */
@@ -28,6 +30,7 @@ export function useWeekEntries(options: {
         ? replica.entries.filter((entry) => entryTouches(entry, { from, to }, Infinity))
         : null,
       all: replica.entries,
+      ready: replica.ready,
     }),
     [replica, from, to],
   );
