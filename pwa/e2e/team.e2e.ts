@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Locator, Page } from 'playwright-core';
 import { emailOutbox, timeEntries, users } from '@platform/schema/db';
+import { orgFormat } from '@platform/schema/organizations/org-format';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
 import { teamMessages } from '@platform/schema/team/team.messages';
@@ -36,7 +37,8 @@ describe('the team', () => {
   });
 
   it('invites an employee as Front desk from Organization → Team', async () => {
-    owner = await newPage();
+    // A browser set to German still reads the organisation's dates (New York, English).
+    owner = await (await env.browser.newContext({ locale: 'de-DE' })).newPage();
     await logIn(owner, env.server.url, demoLogins.owner.email);
     await owner.goto(`${env.server.url}/dashboard/organization-management`);
     await owner.getByRole('heading', { name: 'Team', level: 2 }).waitFor();
@@ -63,6 +65,11 @@ describe('the team', () => {
     await expect.poll(() => isFocused(invite)).toBe(true);
     const waiting = owner.getByRole('list', { name: 'Invitations waiting' }).getByRole('listitem');
     await waiting.filter({ hasText: EMPLOYEE.email }).getByText('Front desk').waitFor();
+    const sentOn = orgFormat('America/New_York').dateOf(Date.now());
+    await waiting
+      .filter({ hasText: EMPLOYEE.email })
+      .getByText(`Sent ${sentOn} by ${demoLogins.owner.name}`)
+      .waitFor();
   });
 
   it('lets the employee follow the emailed link, create an account and join', async () => {
@@ -123,8 +130,12 @@ describe('the team', () => {
     await kiosk.getByRole('button', { name: EMPLOYEE_NAME }).click();
     await kiosk.getByRole('heading', { name: `Hello, ${EMPLOYEE_NAME}` }).waitFor();
     // Where a PIN is set, for whoever has none yet or forgot theirs.
-    const help = kiosk.getByRole('link', { name: /\/dashboard\/settings#kiosk-pin$/ });
-    expect(await help.getAttribute('href')).toBe('/dashboard/settings#kiosk-pin');
+    // A QR code to open on one's phone, and the address written out — no link that would open
+    // someone's settings on the shared kiosk.
+    const settingsUrl = `${env.server.url}/dashboard/settings#kiosk-pin`;
+    await kiosk.getByRole('img', { name: `QR code that opens ${settingsUrl}` }).waitFor();
+    await kiosk.getByText(settingsUrl).waitFor();
+    expect(await kiosk.getByRole('link', { name: /settings/ }).count()).toBe(0);
     await kiosk.getByLabel('PIN', { exact: true }).fill(PIN);
     await kiosk.getByRole('button', { name: 'Continue' }).click();
     await kiosk.getByRole('heading', { name: EMPLOYEE_NAME, exact: true }).waitFor();

@@ -59,6 +59,9 @@ describe('one format for times, days and durations', () => {
     expect(spaced(us.dayRange('2026-11-23', '2026-11-29'))).toBe('Nov 23 – 29, 2026');
     expect(us.date('2014-02-03')).toBe('Feb 3, 2014');
     expect(us.shortDay('2026-11-23')).toBe('Mon 23');
+    // 02:00 UTC on the 24th is still the 23rd in New York, already the 24th in London.
+    expect(us.dateOf('2026-11-24T02:00:00.000Z')).toBe('Nov 23, 2026');
+    expect(orgFormat('Europe/London').dateOf('2026-11-24T02:00:00.000Z')).toBe('24 Nov 2026');
     expect(orgFormat('Europe/London').shortDay('2026-11-29')).toBe('Sun 29');
     expect(spaced(us.timeOnDay('2026-11-24T05:00:00.000Z', '2026-11-23'))).toBe('Tue 12:00 AM');
     expect(spaced(us.timeOnDay('2026-11-24T04:59:00.000Z', '2026-11-23'))).toBe('11:59 PM');

@@ -21,6 +21,8 @@ export type OrgFormat = {
   shortDay: (day: DayKey) => string;
   dayRange: (first: DayKey, last: DayKey) => string;
   date: (day: DayKey) => string;
+  /** The date an instant falls on in the organisation's zone: 'Nov 23, 2026'. */
+  dateOf: (instant: string | number) => string;
   dateTime: (instant: string | number) => string;
   duration: (ms: number) => string;
   timer: (ms: number) => string;
@@ -80,6 +82,7 @@ export function orgFormat(timeZone: string | null | undefined): OrgFormat {
     shortDay: (key) => `${weekdayOfKey.format(dateOfKey(key))} ${Number(key.slice(8, 10))}`,
     dayRange: (first, last) => date.formatRange(dateOfKey(first), dateOfKey(last)),
     date: (key) => date.format(dateOfKey(key)),
+    dateOf: (instant) => date.format(dateOfKey(dayKeyOf(toDate(instant).getTime(), zone))),
     dateTime: (instant) => dateTime.format(toDate(instant)),
     duration: formatDuration,
     timer: formatTimer,

@@ -7,6 +7,7 @@ import { TextField } from '../../../components/form-fields.tsx';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { checkPin } from '../pin-check.ts';
 import { KIOSK_PIN_SETTINGS_PATH } from '../kiosk-texts.ts';
+import { QrCode } from '../../../components/qr-code.tsx';
 import { PinKeypad } from './pin-keypad.tsx';
 
 const PIN_INPUT_MAX = 8;
@@ -34,6 +35,7 @@ export function PinForm({
   });
   const { errors, isSubmitting } = form.formState;
   const pin = useWatch({ control: form.control, name: 'pin' });
+  const settingsUrl = `${window.location.origin}${KIOSK_PIN_SETTINGS_PATH}`;
 
   const submit = form.handleSubmit(async ({ pin }) => {
     const outcome = await checkPin(kiosk, person, pin);
@@ -79,15 +81,15 @@ export function PinForm({
           </button>
         </div>
       </form>
-      <p className="kiosk-muted kiosk-pin-help">
-        {person.pin === null ? 'No PIN yet?' : 'Forgot your PIN?'} Set one in your own settings,
-        under Kiosk PIN, on your phone or computer:{' '}
-        {/* A new window, so the kiosk keeps its screen; the text sends people to their own device. */}
-        <a href={KIOSK_PIN_SETTINGS_PATH} target="_blank" rel="noopener noreferrer">
-          {window.location.host}
-          {KIOSK_PIN_SETTINGS_PATH}
-        </a>
-      </p>
+      {/* Not a link: a PIN is set on one's own phone, never on the shared kiosk (issue 14). */}
+      <div className="kiosk-pin-help">
+        <QrCode url={settingsUrl} label={`QR code that opens ${settingsUrl}`} />
+        <p className="kiosk-muted">
+          {person.pin === null ? 'No PIN yet?' : 'Forgot your PIN?'} Scan this with your phone, or
+          open <span className="kiosk-pin-url">{settingsUrl}</span> on your own device, and set
+          one under Kiosk PIN.
+        </p>
+      </div>
     </section>
   );
 }

@@ -1,6 +1,6 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
-import { toString as qrSvg } from 'qrcode';
+import { QrCode } from '../../../components/qr-code.tsx';
 
 /**
  * The address customers open (and install) the branded app from: copy it, open it, or print
@@ -10,17 +10,7 @@ import { toString as qrSvg } from 'qrcode';
 export function CustomerAppLink({ path, orgLabel }: { path: string; orgLabel: string }) {
   const url = `${window.location.origin}${path}`;
   const [copied, setCopied] = useState(false);
-  const [svg, setSvg] = useState<string | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    qrSvg(url, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
-      .then((drawn) => live && setSvg(drawn))
-      .catch(() => live && setSvg(null));
-    return () => {
-      live = false;
-    };
-  }, [url]);
+  const [drawn, setDrawn] = useState(false);
 
   const copy = async () => {
     try {
@@ -49,17 +39,11 @@ export function CustomerAppLink({ path, orgLabel }: { path: string; orgLabel: st
         {copied ? 'Link copied' : ''}
       </p>
       <figure className="customer-app-qr print-area">
-        {svg ? (
-          <div
-            className="qr-code"
-            role="img"
-            aria-label={`QR code that opens ${orgLabel}'s app: ${url}`}
-            // The SVG is drawn by the qrcode library from our own URL: no outside markup.
-            dangerouslySetInnerHTML={{ __html: svg }}
-          />
-        ) : (
-          <div className="qr-code qr-code-pending" aria-hidden="true" />
-        )}
+        <QrCode
+          url={url}
+          label={`QR code that opens ${orgLabel}'s app: ${url}`}
+          onDrawn={setDrawn}
+        />
         <figcaption>
           <strong>{orgLabel}</strong>
           <span>Scan to open our app — book, pay and check in from your phone.</span>
@@ -71,7 +55,7 @@ export function CustomerAppLink({ path, orgLabel }: { path: string; orgLabel: st
         <button
           type="button"
           className="button button-secondary"
-          disabled={!svg}
+          disabled={!drawn}
           onClick={() => window.print()}
         >
           Print QR code

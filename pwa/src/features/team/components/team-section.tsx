@@ -1,4 +1,5 @@
 import { useRef, useState } from 'react';
+import { orgFormat } from '@platform/schema/organizations/org-format';
 import { teamMessages } from '@platform/schema/team/team.messages';
 import type { TeamMember } from '@platform/schema/team/team.zod';
 import { NetworkError } from '../../../lib/api.ts';
@@ -26,11 +27,8 @@ export function TeamSection() {
   const [open, setOpen] = useState<Open>(null);
   const inviteButton = useRef<HTMLButtonElement>(null);
   const close = () => setOpen(null);
-  const dateFormat = new Intl.DateTimeFormat(undefined, {
-    dateStyle: 'medium',
-    ...(user.org?.timezone ? { timeZone: user.org.timezone } : {}),
-  });
-  const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+  // Dates as the organisation writes them, in its zone (decision 0051), not the browser's way.
+  const formatDate = orgFormat(user.org?.timezone).dateOf;
   // Changing or removing oneself changes the shell (navigation, this very page).
   const afterOwnChange = (member: TeamMember) => member.isYou && void refresh();
 
