@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { users } from '@platform/schema/db';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
 import { settingsMessages } from '@platform/schema/settings/settings.messages';
 import {
@@ -64,5 +66,21 @@ describe('the settings page in the organisation view', () => {
     const fresh = await (await env.browser.newContext()).newPage();
     await logIn(fresh, env.server.url, demoLogins.staff.email, 'a-new-demo-password');
     expect(new URL(fresh.url()).pathname).not.toBe('/auth/login');
+  });
+
+  it('offers an account without a password the link to set one by email (issue 14)', async () => {
+    const page = await (await env.browser.newContext()).newPage();
+    await logIn(page, env.server.url, demoLogins.owner.email);
+    // As after a Google sign-up: the account has no password of its own.
+    await env.server.db
+      .update(users)
+      .set({ passwordHash: null })
+      .where(eq(users.id, env.server.seed.userIds.owner));
+    await page.goto(`${env.server.url}/dashboard/settings`);
+    const password = page.getByRole('region', { name: 'Password' });
+    await password.getByText(settingsMessages.noPasswordYet).waitFor();
+    await password.getByRole('link', { name: settingsMessages.setPasswordByEmail }).click();
+    await page.waitForURL(/\/auth\/forgot-password\?email=/);
+    expect(await page.getByLabel('Email').inputValue()).toBe(demoLogins.owner.email);
   });
 });

@@ -5,6 +5,7 @@ export const settingsMessages = {
   currentPasswordWrong: 'Your current password is incorrect.',
   noPasswordYet:
     'You sign in without a password. Use “Forgot your password?” on the login page to set one.',
+  setPasswordByEmail: 'Email me a link to set a password',
   profileSaved: 'Your profile has been saved.',
   passwordChanged: 'Your password has been changed. Other devices have been signed out.',
   preferencesSaved: 'Your notification preferences have been saved.',

@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { settingsMessages } from '@platform/schema/settings/settings.messages';
 import { useCurrentUser, useSignedInUser } from '../../../lib/current-user.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
@@ -84,7 +85,17 @@ export function SettingsPage({ requests, notificationsAction, family, extraSecti
         ) : settings.hasPassword ? (
           <PasswordForm offline={offline} />
         ) : (
-          <p className="settings-muted">{settingsMessages.noPasswordYet}</p>
+          <div className="settings-muted">
+            <p>{settingsMessages.noPasswordYet}</p>
+            {/* The message asks for an action: the link goes there, the address filled in. */}
+            {user.email && (
+              <p>
+                <Link to={`/auth/forgot-password?email=${encodeURIComponent(user.email)}`}>
+                  {settingsMessages.setPasswordByEmail}
+                </Link>
+              </p>
+            )}
+          </div>
         )}
       </SettingsSection>
       <SettingsSection id="settings-notifications" title="Notification preferences">
