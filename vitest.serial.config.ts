@@ -10,6 +10,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    globalSetup: ['./vitest.global-setup.ts'],
     fileParallelism: false,
   },
 });

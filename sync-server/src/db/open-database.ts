@@ -58,6 +58,13 @@ export type DatabaseOptions = {
   databaseUrl?: string | undefined;
   dataDir?: string | null;
   maxConnections?: number;
+  /**
+   * PGlite in memory only: start from this dump of an already migrated database
+   * (`dumpDataDir`) instead of an empty one — tests make hundreds of databases, and loading a
+   * dump is several times faster than running every migration (testing/database-templates.ts).
+   * The migrations still run after, and find nothing left to do.
+   */
+  pgliteTemplate?: Blob;
 };
 
 /** Opens the database and runs the committed migrations. */
@@ -108,7 +115,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     mkdirSync(dataPath, { recursive: true });
   }
   // pg_trgm: CRM search's trigram index (migration 0004, decision 0012).
-  const client = new PGlite({ ...(dataPath ? { dataDir: dataPath } : {}), extensions: { pg_trgm } });
+  const client = new PGlite({
+    ...(dataPath ? { dataDir: dataPath } : {}),
+    ...(!dataPath && options.pgliteTemplate ? { loadDataDir: options.pgliteTemplate } : {}),
+    extensions: { pg_trgm },
+  });
   // One session for the life of the client: set once.
   for (const [name, value] of Object.entries(sessionSettings))
     await client.query('select set_config($1, $2, false)', [name, value]);

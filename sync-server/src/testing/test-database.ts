@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import postgres from 'postgres';
 import { openDatabase, type Database } from '../db/open-database.ts';
+import { pgTemplateName, pgliteTemplateBlob } from './database-templates.ts';
 
 /**
  * The databases integration tests run on: always PGlite (in memory), and the real PostgreSQL
@@ -31,7 +32,11 @@ export async function createTestDatabase(
   options: TestDatabaseOptions = {},
 ): Promise<Database & { url?: string }> {
   if (kind === 'pglite') {
-    const database = await openDatabase({ dataDir: null });
+    const template = pgliteTemplateBlob();
+    const database = await openDatabase({
+      dataDir: null,
+      ...(template ? { pgliteTemplate: template } : {}),
+    });
     for (const assignment of assignments(options.settings))
       await database.db.execute(sql.raw(`SET ${assignment}`));
     return database;
@@ -40,7 +45,8 @@ export async function createTestDatabase(
   if (!url) throw new Error('DATABASE_URL is required for PostgreSQL tests');
   const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`CREATE DATABASE ${name}`);
+  const template = pgTemplateName();
+  await admin.unsafe(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`);
   for (const assignment of assignments(options.settings))
     await admin.unsafe(`ALTER DATABASE ${name} SET ${assignment}`);
   await admin.end();
