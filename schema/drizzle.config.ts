@@ -2,6 +2,10 @@ import { defineConfig } from 'drizzle-kit';
 
 export default defineConfig({
   dialect: 'postgresql',
-  schema: ['./schema/src/db/tables.ts', './schema/src/db/replicated-tables.ts'],
+  schema: [
+    './schema/src/db/tables.ts',
+    './schema/src/db/replicated-tables.ts',
+    './schema/src/db/payment-tables.ts',
+  ],
   out: './schema/drizzle',
 });

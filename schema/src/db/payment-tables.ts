@@ -1,0 +1,239 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import type { TotaledInvoice } from '../payments/totaling.ts';
+import { organizations, users } from './tables.ts';
+
+// Products, coupons and charges (issue 15, decision 0054): every amount is integer minor
+// units; everything belongs to an organisation and is read by org_id (DESIGN.md Tenancy).
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+const orgId = () =>
+  uuid('org_id')
+    .notNull()
+    .references(() => organizations.id, { onDelete: 'cascade' });
+
+export const products = pgTable(
+  'products',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgId(),
+    name: text('name').notNull(),
+    description: text('description').notNull().default(''),
+    type: text('type', { enum: ['recurring', 'one-time'] }).notNull(),
+    schedule: text('schedule', {
+      enum: ['week', 'bi-weekly', 'month', 'quarter', 'bi-yearly', 'year', 'one-time'],
+    }).notNull(),
+    priceMinor: integer('price_minor').notNull(),
+    startupFeeMinor: integer('startup_fee_minor').notNull().default(0),
+    state: text('state', { enum: ['available', 'requires-consultation', 'archived'] })
+      .notNull()
+      .default('available'),
+    variablePricing: jsonb('variable_pricing')
+      .$type<{ enabled: boolean; prices: Array<{ price: number }> }>()
+      .notNull()
+      .default({ enabled: false, prices: [] }),
+    unifiedBillingConfig: jsonb('unified_billing_config')
+      .$type<{ enabled: boolean; billingDayOfMonth: number }>()
+      .notNull()
+      .default({ enabled: false, billingDayOfMonth: 1 }),
+    punchCardConfiguration: jsonb('punch_card_configuration')
+      .$type<{ groups: Array<{ id: string; name: string; credits: number }> }>()
+      .notNull()
+      .default({ groups: [] }),
+    /** The processor's product (spec §3 stripeProductId); set when it was created there. */
+    processorProductId: text('processor_product_id'),
+    createdAt: createdAt(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('products_org').on(t.orgId),
+    check('products_amounts', sql`${t.priceMinor} >= 0 and ${t.startupFeeMinor} >= 0`),
+  ],
+);
+
+export const coupons = pgTable(
+  'coupons',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgId(),
+    name: text('name').notNull(),
+    type: text('type', { enum: ['percentage', 'fixed', 'none'] }).notNull(),
+    /** Percent (1–100) or minor units (fixed). */
+    amount: integer('amount').notNull(),
+    /** null: no limit. */
+    numberOfRedemptions: integer('number_of_redemptions'),
+    /** Redemptions taken, including those held by a charge in progress. */
+    timesRedeemed: integer('times_redeemed').notNull().default(0),
+    appliesToProductIds: uuid('applies_to_product_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    durationType: text('duration_type', { enum: ['forever', 'once', 'repeating'] }).notNull(),
+    durationInMonths: integer('duration_in_months'),
+    archivedAt: timestamp('archived_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index('coupons_org').on(t.orgId),
+    // The database itself never lets a coupon be redeemed more often than it may.
+    check(
+      'coupons_redemptions',
+      sql`${t.timesRedeemed} >= 0 and (${t.numberOfRedemptions} is null or ${t.timesRedeemed} <= ${t.numberOfRedemptions})`,
+    ),
+  ],
+);
+
+/** A customer's card as the processor keeps it: never the number, only what identifies it. */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgId(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    processor: text('processor', { enum: ['sandbox', 'stripe'] }).notNull(),
+    processorPaymentMethodId: text('processor_payment_method_id').notNull(),
+    brand: text('brand').notNull(),
+    last4: text('last4').notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    removedAt: timestamp('removed_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('payment_methods_org_user').on(t.orgId, t.userId)],
+);
+
+/**
+ * A totaled invoice (spec §3) kept by the server between Continue and Run charge. Its status
+ * moves open → charging → paid, or back to open with the failure; `attempt` names the
+ * processor's idempotency key (`{id}:{attempt}`) and moves on only after a definite failure,
+ * so a retry of an attempt whose outcome was never heard asks the processor the same question
+ * and cannot charge twice (decision 0055).
+ */
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgId(),
+    customerUserId: uuid('customer_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'restrict' }),
+    couponId: uuid('coupon_id').references(() => coupons.id, { onDelete: 'restrict' }),
+    paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id, {
+      onDelete: 'set null',
+    }),
+    priceMinor: integer('price_minor').notNull(),
+    startDate: date('start_date', { mode: 'string' }),
+    prorationMode: text('proration_mode', {
+      enum: ['charge-prorated', 'delayed-billing'],
+    }).notNull(),
+    issuePunchCard: boolean('issue_punch_card').notNull().default(false),
+    totals: jsonb('totals').$type<TotaledInvoice>().notNull(),
+    totalMinor: integer('total_minor').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    status: text('status', { enum: ['open', 'charging', 'paid', 'void'] })
+      .notNull()
+      .default('open'),
+    attempt: integer('attempt').notNull().default(1),
+    /** Whether this invoice holds one of its coupon's redemptions (taken when charging starts). */
+    couponReserved: boolean('coupon_reserved').notNull().default(false),
+    chargingSince: timestamp('charging_since', { withTimezone: true }),
+    failureMessage: text('failure_message'),
+    processorChargeId: text('processor_charge_id'),
+    subscriptionId: uuid('subscription_id'),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: createdAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+  },
+  (t) => [
+    index('invoices_org_customer').on(t.orgId, t.customerUserId),
+    check(
+      'invoices_amounts',
+      sql`${t.totalMinor} >= 0 and ${t.priceMinor} >= 0 and ${t.attempt} >= 1`,
+    ),
+  ],
+);
+
+export const subscriptions = pgTable(
+  'subscriptions',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgId(),
+    customerUserId: uuid('customer_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id')
+      .notNull()
+      .references(() => products.id, { onDelete: 'restrict' }),
+    couponId: uuid('coupon_id').references(() => coupons.id, { onDelete: 'restrict' }),
+    priceMinor: integer('price_minor').notNull(),
+    status: text('status', {
+      enum: ['scheduled', 'active', 'cancel-at-period-end', 'cancelled'],
+    }).notNull(),
+    startedOn: date('started_on', { mode: 'string' }).notNull(),
+    nextBillingDate: date('next_billing_date', { mode: 'string' }),
+    /** Paid outside the platform (spec §3 start-customer-subscription-for-external-payment). */
+    externalPayments: boolean('external_payments').notNull().default(false),
+    firstInvoiceId: uuid('first_invoice_id'),
+    createdAt: createdAt(),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+  },
+  (t) => [index('subscriptions_org_customer').on(t.orgId, t.customerUserId)],
+);
+
+/**
+ * The sandbox processor's own book (the embedded default, labelled 'Sandbox' on screen): one
+ * row per idempotency key, so asking twice answers the first outcome, as Stripe does.
+ */
+export const sandboxCharges = pgTable(
+  'sandbox_charges',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgId(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    processorPaymentMethodId: text('processor_payment_method_id').notNull(),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    outcome: text('outcome', { enum: ['succeeded', 'declined', 'requires-action'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('sandbox_charges_key').on(t.idempotencyKey)],
+);
+
+/** The sandbox's stored cards: what the test number said the card does. */
+export const sandboxCards = pgTable('sandbox_cards', {
+  id: text('id').primaryKey(),
+  orgId: orgId(),
+  behaviour: text('behaviour', {
+    enum: ['succeeds', 'declined', 'insufficient-funds', 'requires-authentication'],
+  }).notNull(),
+  createdAt: createdAt(),
+});
+
+export const paymentTables = {
+  products,
+  coupons,
+  paymentMethods,
+  invoices,
+  subscriptions,
+  sandboxCharges,
+  sandboxCards,
+};

@@ -1,0 +1,365 @@
+import { isDeepStrictEqual } from 'node:util';
+import {
+  chargeFlowMessages,
+  type ProrationMode,
+} from '@platform/schema/payments/charge-flow.rules';
+import { orgFormat } from '@platform/schema/organizations/org-format';
+import {
+  totalInvoice,
+  TotalingError,
+  type TotaledInvoice,
+} from '@platform/schema/payments/totaling';
+import type { CouponTerms } from '@platform/schema/payments/products.zod';
+import { dayKeyOf, orgTimeZone, type DayKey } from '@platform/schema/time-tracking/org-calendar';
+import type { invoices } from '@platform/schema/db';
+import type { PaymentProcessor } from '../adapters/payments/port.ts';
+import type { Db, Tx } from '../db/open-database.ts';
+import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
+import * as repo from './payments.repository.ts';
+
+/**
+ * The charge flow on the server (spec §4 Charge flow; issue 15): Continue totals an invoice
+ * and keeps it; Run charge charges it — once, whatever doubles or repeats the request (double
+ * click, a retry after a timeout, two tabs). Decision 0055:
+ *
+ * 1. In a short transaction the invoice row is locked; a paid invoice answers its result again,
+ *    one being charged by another request answers "in progress", otherwise it is totaled again
+ *    from today's product and coupon (a changed figure is shown, not charged), the coupon's
+ *    redemption is reserved, and the invoice is marked charging.
+ * 2. The processor is asked, outside any transaction, with the key `{invoiceId}:{attempt}`.
+ * 3. The outcome is written: paid (with its subscription), or open again with the reason and
+ *    the next attempt number, the coupon's redemption given back. An outcome never heard (the
+ *    call threw) leaves the attempt number as it was, so asking again is the same question and
+ *    the processor answers the first outcome.
+ */
+
+export const CHARGING_LEASE_MS = 60_000;
+
+export const chargeMessages = {
+  ...chargeFlowMessages,
+  productUnavailable: 'This product is no longer offered.',
+  couponUsedUp: 'This coupon has been used up.',
+  couponUnknown: 'This coupon is not available.',
+  paymentMethodUnknown: 'Choose a payment method of this customer.',
+  priceRequired: 'A price must be set for this product',
+  totalsChanged: 'The order changed since it was totaled. Check the order summary again.',
+  inProgress: 'This charge is already being processed.',
+} as const;
+
+export type TotalRequest = {
+  orgId: string;
+  actorUserId: string;
+  customerUserId: string;
+  productId: string;
+  couponId: string | null;
+  paymentMethodId: string | null;
+  priceMinor: number | null;
+  startDate: DayKey | null;
+  prorationMode: ProrationMode;
+  issuePunchCard: boolean;
+};
+
+type InvoiceRow = typeof invoices.$inferSelect;
+
+async function orgCalendar(db: Db | Tx, orgId: string, now: Date) {
+  const timeZone = orgTimeZone(await repo.orgTimeZoneSetting(db, orgId));
+  return { today: dayKeyOf(now.getTime(), timeZone), formatDay: orgFormat(timeZone).date };
+}
+
+function couponTermsOf(coupon: Awaited<ReturnType<typeof repo.findCoupon>>): CouponTerms | null {
+  if (!coupon) return null;
+  return {
+    type: coupon.type,
+    amount: coupon.amount,
+    appliesToProductIds: coupon.appliesToProductIds,
+    duration: { durationType: coupon.durationType, durationInMonths: coupon.durationInMonths },
+  };
+}
+
+/** The figures of an order from the rows as they are now (throws RuleBroken with the reason). */
+async function totalsFor(
+  db: Db | Tx,
+  request: Omit<TotalRequest, 'actorUserId' | 'paymentMethodId' | 'issuePunchCard'>,
+  now: Date,
+) {
+  const product = await repo.findProduct(db, request.orgId, request.productId);
+  if (!product || product.state === 'archived') {
+    throw new RuleBroken(chargeMessages.productUnavailable);
+  }
+  const variable = product.variablePricing.enabled || product.state === 'requires-consultation';
+  const priceMinor = variable ? request.priceMinor : (request.priceMinor ?? product.priceMinor);
+  if (priceMinor === null || (variable && priceMinor <= 0)) {
+    throw new RuleBroken(chargeMessages.priceRequired);
+  }
+  if (!variable && priceMinor !== product.priceMinor) {
+    // Only a product with variable pricing takes a price from the request.
+    throw new RuleBroken(chargeMessages.totalsChanged);
+  }
+  const coupon = request.couponId
+    ? await repo.findCoupon(db, request.orgId, request.couponId)
+    : null;
+  if (request.couponId && (!coupon || coupon.archivedAt)) {
+    throw new RuleBroken(chargeMessages.couponUnknown);
+  }
+  const { today, formatDay } = await orgCalendar(db, request.orgId, now);
+  try {
+    const totals = totalInvoice({
+      product: {
+        id: product.id,
+        name: product.name,
+        type: product.type,
+        schedule: product.schedule,
+        priceMinor: product.priceMinor,
+        startupFeeMinor: product.startupFeeMinor,
+        stripeProductId: product.processorProductId,
+        unifiedBillingConfig: product.unifiedBillingConfig,
+      },
+      priceMinor,
+      coupon: couponTermsOf(coupon),
+      today,
+      startDate: request.startDate,
+      prorationMode: request.prorationMode,
+      formatDay,
+    });
+    return { product, coupon, priceMinor, totals, today };
+  } catch (error) {
+    if (error instanceof TotalingError) throw new RuleBroken(error.message);
+    throw error;
+  }
+}
+
+/** spec §4 Continue: totals the order and keeps it as an open invoice. */
+export async function totalCharge(db: Db, request: TotalRequest, now = new Date()) {
+  const { priceMinor, totals } = await totalsFor(db, request, now);
+  if (request.paymentMethodId) {
+    const method = await repo.findPaymentMethod(
+      db,
+      request.orgId,
+      request.customerUserId,
+      request.paymentMethodId,
+    );
+    if (!method) throw new RuleBroken(chargeMessages.paymentMethodUnknown);
+  }
+  const invoice = await repo.insertInvoice(db, {
+    orgId: request.orgId,
+    customerUserId: request.customerUserId,
+    productId: request.productId,
+    couponId: request.couponId,
+    paymentMethodId: request.paymentMethodId,
+    priceMinor,
+    startDate: request.startDate,
+    prorationMode: request.prorationMode,
+    issuePunchCard: request.issuePunchCard,
+    totals,
+    totalMinor: totals.total,
+    createdByUserId: request.actorUserId,
+  });
+  return { invoiceId: invoice.id, totals };
+}
+
+export type RunResult =
+  | {
+      valid: true;
+      invoiceId: string;
+      totals: TotaledInvoice;
+      subscriptionId: string | null;
+      recurring: boolean;
+    }
+  | {
+      valid: false;
+      invoiceId: string;
+      message: string;
+      inProgress?: boolean;
+      totals?: TotaledInvoice;
+    };
+
+// Compared deeply, not as JSON text: jsonb gives the keys back in an order of its own.
+const sameTotals = (a: TotaledInvoice, b: TotaledInvoice) => isDeepStrictEqual(a, b);
+
+/** spec §4 Run charge: charges the invoice once (see the module comment). */
+export async function runCharge(
+  db: Db,
+  processor: PaymentProcessor,
+  request: { orgId: string; invoiceId: string },
+  now = new Date(),
+): Promise<RunResult> {
+  // 1. Claim the invoice.
+  const claim = await db.transaction(async (tx) => {
+    const invoice = await repo.lockInvoice(tx, request.orgId, request.invoiceId);
+    if (!invoice) throw new NotFound('There is no such invoice.');
+    if (invoice.status === 'paid') return { kind: 'paid' as const, invoice };
+    if (invoice.status === 'void') throw new RuleBroken(chargeMessages.totalsChanged);
+    if (
+      invoice.status === 'charging' &&
+      invoice.chargingSince &&
+      now.getTime() - invoice.chargingSince.getTime() < CHARGING_LEASE_MS
+    ) {
+      return { kind: 'in-progress' as const, invoice };
+    }
+    const fresh = await totalsFor(
+      tx,
+      {
+        orgId: invoice.orgId,
+        customerUserId: invoice.customerUserId,
+        productId: invoice.productId,
+        couponId: invoice.couponId,
+        priceMinor: invoice.priceMinor,
+        startDate: invoice.startDate,
+        prorationMode: invoice.prorationMode,
+      },
+      now,
+    );
+    if (!sameTotals(fresh.totals, invoice.totals)) {
+      await repo.updateInvoice(tx, invoice.id, {
+        totals: fresh.totals,
+        totalMinor: fresh.totals.total,
+        status: 'open',
+      });
+      return { kind: 'changed' as const, invoice, totals: fresh.totals };
+    }
+    if (!invoice.paymentMethodId && invoice.totalMinor > 0) {
+      throw new RuleBroken(chargeMessages.paymentMethodUnknown);
+    }
+    // A coupon that discounts this product takes one of its redemptions now (given back if the
+    // charge fails); the database refuses more than the coupon allows (coupons_redemptions).
+    const coupon = fresh.coupon;
+    const couponCounts =
+      coupon !== null &&
+      coupon.type !== 'none' &&
+      (coupon.appliesToProductIds.length === 0 ||
+        coupon.appliesToProductIds.includes(invoice.productId));
+    let couponReserved = invoice.couponReserved;
+    if (couponCounts && !couponReserved) {
+      if (!(await repo.reserveCouponRedemption(tx, coupon.id))) {
+        throw new RuleBroken(chargeMessages.couponUsedUp);
+      }
+      couponReserved = true;
+    }
+    await repo.updateInvoice(tx, invoice.id, {
+      status: 'charging',
+      chargingSince: now,
+      couponReserved,
+    });
+    const method = invoice.paymentMethodId
+      ? await repo.findPaymentMethod(
+          tx,
+          invoice.orgId,
+          invoice.customerUserId,
+          invoice.paymentMethodId,
+        )
+      : null;
+    return {
+      kind: 'charge' as const,
+      invoice,
+      method,
+      couponReserved,
+      product: fresh.product,
+      today: fresh.today,
+    };
+  });
+
+  if (claim.kind === 'paid') return paidResult(claim.invoice);
+  if (claim.kind === 'in-progress') {
+    return {
+      valid: false,
+      invoiceId: claim.invoice.id,
+      message: chargeMessages.inProgress,
+      inProgress: true,
+    };
+  }
+  if (claim.kind === 'changed') {
+    return {
+      valid: false,
+      invoiceId: claim.invoice.id,
+      message: chargeMessages.totalsChanged,
+      totals: claim.totals,
+    };
+  }
+  const { invoice, method, product, today, couponReserved } = claim;
+
+  // 2. Ask the processor (nothing to ask for a charge of zero: a delayed start).
+  let outcome: Awaited<ReturnType<PaymentProcessor['charge']>>;
+  if (invoice.totalMinor === 0) {
+    outcome = { status: 'succeeded', chargeId: '' };
+  } else if (!method) {
+    outcome = { status: 'declined', message: chargeMessages.paymentMethodUnknown };
+  } else {
+    try {
+      outcome = await processor.charge({
+        orgId: invoice.orgId,
+        idempotencyKey: `${invoice.id}:${invoice.attempt}`,
+        processorPaymentMethodId: method.processorPaymentMethodId,
+        amountMinor: invoice.totalMinor,
+        currency: invoice.currency,
+        description: product.name,
+      });
+    } catch (error) {
+      // Never heard: the same attempt asks again later (the lease runs out), same key.
+      await repo.updateInvoice(db, invoice.id, { status: 'open', chargingSince: null });
+      throw error;
+    }
+  }
+
+  // 3. Write the outcome.
+  return db.transaction(async (tx) => {
+    // A slower request whose lease ran out may have been overtaken: the processor answered both
+    // the same (same key), and the first to write it wins — one subscription, never two.
+    const current = await repo.lockInvoice(tx, invoice.orgId, invoice.id);
+    if (current?.status === 'paid') return paidResult(current);
+    if (outcome.status !== 'succeeded') {
+      await repo.updateInvoice(tx, invoice.id, {
+        status: 'open',
+        chargingSince: null,
+        attempt: invoice.attempt + 1,
+        failureMessage: outcome.message,
+        couponReserved: false,
+      });
+      if (invoice.couponId && couponReserved) {
+        await repo.releaseCouponRedemption(tx, invoice.couponId);
+      }
+      return { valid: false as const, invoiceId: invoice.id, message: outcome.message };
+    }
+    const recurring = product.type === 'recurring';
+    let subscriptionId: string | null = null;
+    if (recurring) {
+      const delayed = invoice.startDate !== null && invoice.startDate > today;
+      const subscription = await repo.insertSubscription(tx, {
+        orgId: invoice.orgId,
+        customerUserId: invoice.customerUserId,
+        productId: invoice.productId,
+        couponId: invoice.couponId,
+        priceMinor: invoice.priceMinor,
+        status: delayed ? 'scheduled' : 'active',
+        startedOn: invoice.startDate ?? today,
+        nextBillingDate: invoice.totals.nextBillingDate,
+        firstInvoiceId: invoice.id,
+      });
+      subscriptionId = subscription.id;
+    }
+    await repo.updateInvoice(tx, invoice.id, {
+      status: 'paid',
+      chargingSince: null,
+      paidAt: now,
+      processorChargeId: outcome.chargeId || null,
+      subscriptionId,
+      failureMessage: null,
+    });
+    return {
+      valid: true as const,
+      invoiceId: invoice.id,
+      totals: invoice.totals,
+      subscriptionId,
+      recurring,
+    };
+  });
+}
+
+function paidResult(invoice: InvoiceRow): RunResult {
+  return {
+    valid: true,
+    invoiceId: invoice.id,
+    totals: invoice.totals,
+    subscriptionId: invoice.subscriptionId,
+    recurring: invoice.subscriptionId !== null,
+  };
+}

@@ -1,0 +1,107 @@
+import { and, eq, sql } from 'drizzle-orm';
+import {
+  coupons,
+  invoices,
+  organizations,
+  paymentMethods,
+  products,
+  subscriptions,
+} from '@platform/schema/db';
+import type { Db, Tx } from '../db/open-database.ts';
+
+type Reader = Db | Tx;
+
+export async function findProduct(db: Reader, orgId: string, productId: string) {
+  const [row] = await db
+    .select()
+    .from(products)
+    .where(and(eq(products.orgId, orgId), eq(products.id, productId)));
+  return row ?? null;
+}
+
+export async function findCoupon(db: Reader, orgId: string, couponId: string) {
+  const [row] = await db
+    .select()
+    .from(coupons)
+    .where(and(eq(coupons.orgId, orgId), eq(coupons.id, couponId)));
+  return row ?? null;
+}
+
+export async function findPaymentMethod(
+  db: Reader,
+  orgId: string,
+  userId: string,
+  paymentMethodId: string,
+) {
+  const [row] = await db
+    .select()
+    .from(paymentMethods)
+    .where(
+      and(
+        eq(paymentMethods.orgId, orgId),
+        eq(paymentMethods.userId, userId),
+        eq(paymentMethods.id, paymentMethodId),
+      ),
+    );
+  return row && !row.removedAt ? row : null;
+}
+
+export async function orgTimeZoneSetting(db: Reader, orgId: string): Promise<string | null> {
+  const [row] = await db
+    .select({ attributes: organizations.attributes })
+    .from(organizations)
+    .where(eq(organizations.id, orgId));
+  return row?.attributes.timezone ?? null;
+}
+
+export async function insertInvoice(db: Reader, values: typeof invoices.$inferInsert) {
+  const [row] = await db.insert(invoices).values(values).returning();
+  if (!row) throw new Error('invoice insert returned nothing');
+  return row;
+}
+
+/** The invoice, locked for this transaction (one charge at a time per invoice). */
+export async function lockInvoice(tx: Tx, orgId: string, invoiceId: string) {
+  const [row] = await tx
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.orgId, orgId), eq(invoices.id, invoiceId)))
+    .for('update');
+  return row ?? null;
+}
+
+export async function updateInvoice(
+  db: Reader,
+  invoiceId: string,
+  values: Partial<typeof invoices.$inferInsert>,
+) {
+  await db.update(invoices).set(values).where(eq(invoices.id, invoiceId));
+}
+
+/** Takes one redemption if any is left; false when the coupon is used up. */
+export async function reserveCouponRedemption(db: Reader, couponId: string): Promise<boolean> {
+  const rows = await db
+    .update(coupons)
+    .set({ timesRedeemed: sql`${coupons.timesRedeemed} + 1` })
+    .where(
+      and(
+        eq(coupons.id, couponId),
+        sql`(${coupons.numberOfRedemptions} is null or ${coupons.timesRedeemed} < ${coupons.numberOfRedemptions})`,
+      ),
+    )
+    .returning({ id: coupons.id });
+  return rows.length === 1;
+}
+
+export async function releaseCouponRedemption(db: Reader, couponId: string): Promise<void> {
+  await db
+    .update(coupons)
+    .set({ timesRedeemed: sql`greatest(${coupons.timesRedeemed} - 1, 0)` })
+    .where(eq(coupons.id, couponId));
+}
+
+export async function insertSubscription(db: Reader, values: typeof subscriptions.$inferInsert) {
+  const [row] = await db.insert(subscriptions).values(values).returning();
+  if (!row) throw new Error('subscription insert returned nothing');
+  return row;
+}
