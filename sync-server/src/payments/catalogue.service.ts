@@ -1,0 +1,139 @@
+import { and, asc, eq, isNull, ne } from 'drizzle-orm';
+import { coupons, products } from '@platform/schema/db';
+import {
+  couponInputSchema,
+  productInputSchema,
+  type CouponInput,
+  type ProductInput,
+} from '@platform/schema/payments/products.zod';
+import type { PaymentProcessor } from '../adapters/payments/port.ts';
+import type { Db } from '../db/open-database.ts';
+import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
+
+/**
+ * The organisation's catalogue (spec §3 Product, Coupon; issue 15): staff with
+ * manage-products create, change and archive products and coupons. Creating a product also
+ * creates it at the processor (its `stripeProductId`), before the row exists, so no product is
+ * ever offered that the processor does not know. Every read and write is filtered by the
+ * organisation the caller acts in: another organisation's ids answer 404.
+ */
+export type CatalogueActor = { orgId: string; userId: string };
+
+export const catalogueMessages = {
+  productNotFound: 'There is no such product.',
+  couponNotFound: 'There is no such coupon.',
+  couponProductsUnknown: 'A coupon can only name this organisation’s products.',
+} as const;
+
+export async function listProducts(
+  db: Db,
+  actor: CatalogueActor,
+  options: { archived?: boolean } = {},
+) {
+  return db
+    .select()
+    .from(products)
+    .where(
+      and(
+        eq(products.orgId, actor.orgId),
+        options.archived ? undefined : ne(products.state, 'archived'),
+      ),
+    )
+    .orderBy(asc(products.name), asc(products.createdAt));
+}
+
+export async function createProduct(
+  db: Db,
+  processor: PaymentProcessor,
+  actor: CatalogueActor,
+  input: unknown,
+) {
+  const product: ProductInput = productInputSchema.parse(input);
+  const id = crypto.randomUUID();
+  const processorProductId = await processor.createProduct({
+    orgId: actor.orgId,
+    productId: id,
+    name: product.name,
+  });
+  const [row] = await db
+    .insert(products)
+    .values({ id, orgId: actor.orgId, ...product, processorProductId })
+    .returning();
+  if (!row) throw new Error('product insert returned nothing');
+  return row;
+}
+
+export async function updateProduct(
+  db: Db,
+  actor: CatalogueActor,
+  productId: string,
+  input: unknown,
+) {
+  const product: ProductInput = productInputSchema.parse(input);
+  const [row] = await db
+    .update(products)
+    .set({ ...product, updatedAt: new Date() })
+    .where(and(eq(products.orgId, actor.orgId), eq(products.id, productId)))
+    .returning();
+  if (!row) throw new NotFound(catalogueMessages.productNotFound);
+  return row;
+}
+
+/** Archived products are no longer offered; what was bought keeps its product. */
+export async function archiveProduct(db: Db, actor: CatalogueActor, productId: string) {
+  const [row] = await db
+    .update(products)
+    .set({ state: 'archived', updatedAt: new Date() })
+    .where(and(eq(products.orgId, actor.orgId), eq(products.id, productId)))
+    .returning();
+  if (!row) throw new NotFound(catalogueMessages.productNotFound);
+  return row;
+}
+
+export async function listCoupons(db: Db, actor: CatalogueActor) {
+  return db
+    .select()
+    .from(coupons)
+    .where(and(eq(coupons.orgId, actor.orgId), isNull(coupons.archivedAt)))
+    .orderBy(asc(coupons.name));
+}
+
+export async function createCoupon(db: Db, actor: CatalogueActor, input: unknown) {
+  const coupon: CouponInput = couponInputSchema.parse(input);
+  if (coupon.appliesToProductIds.length > 0) {
+    const own = await db
+      .select({ id: products.id })
+      .from(products)
+      .where(eq(products.orgId, actor.orgId));
+    const ownIds = new Set(own.map((row) => row.id));
+    if (!coupon.appliesToProductIds.every((id) => ownIds.has(id))) {
+      throw new RuleBroken(catalogueMessages.couponProductsUnknown);
+    }
+  }
+  const [row] = await db
+    .insert(coupons)
+    .values({
+      orgId: actor.orgId,
+      name: coupon.name,
+      type: coupon.type,
+      amount: coupon.type === 'none' ? 0 : coupon.amount,
+      numberOfRedemptions: coupon.numberOfRedemptions,
+      appliesToProductIds: coupon.appliesToProductIds,
+      durationType: coupon.duration.durationType,
+      durationInMonths:
+        coupon.duration.durationType === 'repeating' ? coupon.duration.durationInMonths : null,
+    })
+    .returning();
+  if (!row) throw new Error('coupon insert returned nothing');
+  return row;
+}
+
+export async function archiveCoupon(db: Db, actor: CatalogueActor, couponId: string) {
+  const [row] = await db
+    .update(coupons)
+    .set({ archivedAt: new Date() })
+    .where(and(eq(coupons.orgId, actor.orgId), eq(coupons.id, couponId)))
+    .returning();
+  if (!row) throw new NotFound(catalogueMessages.couponNotFound);
+  return row;
+}
