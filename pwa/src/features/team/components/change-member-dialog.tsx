@@ -6,7 +6,7 @@ import { FormNotice } from '../../../components/form-notice.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
 import type { TeamChanges } from '../hooks/use-team.ts';
-import { teamFailureText } from '../team-failure.ts';
+import { failureText } from '../../../lib/request-failure.ts';
 import { ClaimsEditor } from './claims-editor.tsx';
 import { DialogActions } from './dialog-actions.tsx';
 
@@ -45,7 +45,7 @@ export function ChangeMemberDialog({
       onChanged(member);
       onClose();
     } catch (caught) {
-      setFailure(teamFailureText(caught, 'Saving the change'));
+      setFailure(failureText(caught, 'Saving the change'));
     }
   }
 

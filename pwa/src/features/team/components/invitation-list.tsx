@@ -3,7 +3,7 @@ import { CUSTOM_ROLE_LABEL, roles } from '@platform/schema/team/team.rules';
 import type { PendingTeamInvitation } from '@platform/schema/team/team.zod';
 import { useToast } from '../../../components/toast/toast-context.ts';
 import type { TeamChanges } from '../hooks/use-team.ts';
-import { teamFailureText } from '../team-failure.ts';
+import { failureText } from '../../../lib/request-failure.ts';
 
 /** Invitations not yet answered: send again (a new link) or cancel. */
 export function InvitationList({
@@ -28,7 +28,7 @@ export function InvitationList({
       );
     } catch (error) {
       toast.error(
-        teamFailureText(
+        failureText(
           error,
           kind === 'resend' ? 'Sending the invitation' : 'Cancelling the invitation',
         ),

@@ -8,7 +8,7 @@ import { FormNotice } from '../../../components/form-notice.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
 import type { TeamChanges } from '../hooks/use-team.ts';
-import { fieldErrorsOf, teamFailureText } from '../team-failure.ts';
+import { fieldErrorsOf, failureText } from '../../../lib/request-failure.ts';
 import { ClaimsEditor } from './claims-editor.tsx';
 import { DialogActions } from './dialog-actions.tsx';
 
@@ -61,7 +61,7 @@ export function InviteDialog({
     } catch (error) {
       const fields = fieldErrorsOf(error);
       if (fields.length > 0) setErrors(errorsOf(fields));
-      else setFailure(teamFailureText(error, 'Sending the invitation'));
+      else setFailure(failureText(error, 'Sending the invitation'));
     }
   }
 

@@ -5,7 +5,7 @@ import { FormNotice } from '../../../components/form-notice.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
 import type { TeamChanges } from '../hooks/use-team.ts';
-import { teamFailureText } from '../team-failure.ts';
+import { failureText } from '../../../lib/request-failure.ts';
 
 /** Asks before a member leaves the team; says why when the server refuses (the last owner). */
 export function RemoveMemberDialog({
@@ -35,7 +35,7 @@ export function RemoveMemberDialog({
       onRemoved(member);
       onClose();
     } catch (caught) {
-      setFailure(teamFailureText(caught, 'Removing the member'));
+      setFailure(failureText(caught, 'Removing the member'));
     }
   }
 

@@ -13,7 +13,7 @@ import {
   declineTeamInvitation,
   previewTeamInvitation,
 } from '../api/team-invitation.ts';
-import { teamFailureText } from '../team-failure.ts';
+import { failureText } from '../../../lib/request-failure.ts';
 import '../team.css';
 
 const withQuery = (path: string, values: Record<string, string>) =>
@@ -144,7 +144,7 @@ function Answer({ invitation, token }: { invitation: TeamInvitationPreview; toke
       <p>You are signed in as {signedInAs}.</p>
       {failure && (
         <p role="alert" className="form-error">
-          {teamFailureText(failure, join.error ? 'Joining' : 'Declining')}
+          {failureText(failure, join.error ? 'Joining' : 'Declining')}
         </p>
       )}
       <div className="button-row">

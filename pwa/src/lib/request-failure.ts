@@ -1,7 +1,7 @@
-import { ApiError, NetworkError } from '../../lib/api.ts';
+import { ApiError, NetworkError } from './api.ts';
 
-/** What a refused or failed team request says: the server's own message when it gave one. */
-export function teamFailureText(error: unknown, what: string): string {
+/** What a refused or failed request says: the server's own message when it gave one. */
+export function failureText(error: unknown, what: string): string {
   if (error instanceof NetworkError) return `You are offline. ${what} needs a connection.`;
   if (error instanceof ApiError && error.status < 500) return error.message;
   return `${what} did not work. Please try again.`;
