@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { NetworkError } from '../../../lib/api.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { getCrmTags } from '../api/customer-details.ts';
+import { retryUnlessOffline } from '../../../lib/query-retry.ts';
 
 /**
  * The organisation's tags for the filter: server state (asked while online, kept for the visit);
@@ -13,7 +13,7 @@ export function useCrmTags(online: boolean, fallback: readonly string[]): string
     queryKey: ['crm-tags', orgId],
     queryFn: ({ signal }) => getCrmTags(signal),
     enabled: online,
-    retry: (count, error) => !(error instanceof NetworkError) && count < 2,
+    retry: retryUnlessOffline,
   });
   return query.data ?? [...new Set(fallback)].sort((a, b) => a.localeCompare(b));
 }

@@ -6,13 +6,14 @@ import {
   type RosterSortField,
 } from '@platform/schema/crm/crm.zod';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
-import { ApiError, NetworkError } from '../../../lib/api.ts';
+import { NetworkError } from '../../../lib/api.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
 import { searchCustomers } from '../api/search-customers.ts';
 import { searchLocalRoster } from '../local-roster-search.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
+import { retryServerFaults } from '../../../lib/query-retry.ts';
 
 export type RosterFilters = {
   q: string;
@@ -94,10 +95,7 @@ export function useRosterSearch(
     enabled: useServer,
     // The device's replica answers at once when the server cannot be reached: no retry then,
     // nor for a search the server refused.
-    retry: (count, error) =>
-      !(error instanceof ApiError && error.status < 500) &&
-      !(error instanceof NetworkError) &&
-      count < 2,
+    retry: retryServerFaults,
   });
 
   // A request that cannot reach the server turns to the device's roster; back online, the

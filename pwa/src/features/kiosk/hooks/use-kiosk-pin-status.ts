@@ -1,9 +1,9 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { KioskPinStatus } from '@platform/schema/kiosk/kiosk.zod';
-import { NetworkError } from '../../../lib/api.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { getKioskPinStatus } from '../api/get-kiosk-pin-status.ts';
+import { retryUnlessOffline } from '../../../lib/query-retry.ts';
 
 /**
  * Whether the signed-in person has a kiosk PIN (and whether it is locked): server state, not
@@ -15,7 +15,7 @@ export function useKioskPinStatus() {
   const query = useQuery({
     queryKey: ['kiosk-pin', userId],
     queryFn: ({ signal }) => getKioskPinStatus(signal),
-    retry: (count, error) => !(error instanceof NetworkError) && count < 2,
+    retry: retryUnlessOffline,
   });
   /** Setting or removing the PIN answers with the new status. */
   const update = useCallback(

@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useState } from 'react';
 import type { NotificationConfig } from '@platform/schema/notifications/notifications.zod';
-import { NetworkError } from '../../../lib/api.ts';
 import { getNotificationConfig } from '../api/get-notification-config.ts';
 import { deviceId } from '../device-id.ts';
 import { enableNotifications, type EnableOutcome } from '../enable-notifications.ts';
 import { setupStateOf, type SetupState } from '../notification-state.ts';
 import { pushSupported } from '../push-token.ts';
+import { retryUnlessOffline } from '../../../lib/query-retry.ts';
 
 const configKey = (userId: string) => ['notification-config', userId, deviceId()] as const;
 
@@ -28,7 +28,7 @@ export function useNotificationSetup(
     queryKey: configKey(userId),
     queryFn: ({ signal }) => getNotificationConfig(deviceId(), signal),
     enabled: active && pushSupported(),
-    retry: (count, error) => !(error instanceof NetworkError) && count < 2,
+    retry: retryUnlessOffline,
   });
   const config = query.data ?? null;
   const [registeredHere, setRegisteredHere] = useState(false);

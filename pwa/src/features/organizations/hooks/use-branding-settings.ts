@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import type { BrandingSettingsResponse } from '@platform/schema/branding/branding.zod';
 import { NetworkError } from '../../../lib/api.ts';
 import { getBrandingSettings } from '../api/branding.ts';
+import { retryUnlessOffline } from '../../../lib/query-retry.ts';
 
 export type BrandingSettingsState =
   | { status: 'loading' }
@@ -21,7 +22,7 @@ export function useBrandingSettings(orgId: string, enabled: boolean) {
     queryKey: brandingSettingsKey(orgId),
     queryFn: ({ signal }) => getBrandingSettings(orgId, signal),
     enabled: enabled && orgId !== '',
-    retry: (count, error) => !(error instanceof NetworkError) && count < 2,
+    retry: retryUnlessOffline,
   });
   const update = useCallback(
     (settings: BrandingSettingsResponse) =>
