@@ -8,25 +8,25 @@ import { RxDBLeaderElectionPlugin } from 'rxdb/plugins/leader-election';
 import { RxDBMigrationSchemaPlugin } from 'rxdb/plugins/migration-schema';
 import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { accessTo, type Viewer } from '@platform/schema/sync/access.rules';
-import {
-  collectionNames,
-  type CollectionName,
-  type DocOf,
-} from '@platform/schema/sync/collections';
+import { collectionNames, type CollectionName } from '@platform/schema/sync/collections';
 import { conflictHandlerFor } from '../sync/conflict-handlers.ts';
-import { localNameOf, rejectionsSchema, rxSchemaOf, type Rejection } from './rx-schema.ts';
+import {
+  rejectionsDefinition,
+  replicatedDefinitions,
+  type ReplicatedCollections,
+  type Rejection,
+} from './collections.ts';
 
 addRxPlugin(RxDBLeaderElectionPlugin);
 addRxPlugin(RxDBMigrationSchemaPlugin);
 
-/** Any replicated document, as the generic replication engine handles it. */
-export type Doc = Record<string, unknown> & { id: string };
 export type AccountDatabase = {
-  rx: RxDatabase<Record<string, RxCollection>>;
+  rx: RxDatabase;
   name: string;
   close: () => Promise<boolean>;
-  /** A replicated collection, typed by its zod schema in schema/ (`DocOf`). */
-  collectionOf: <N extends CollectionName>(name: N) => RxCollection<DocOf<N>>;
+  /** The replicated collections, typed by their zod schemas: `db.collections.roster.find()`. */
+  collections: ReplicatedCollections;
+  /** Local only: the pushes the server refused, with its reasons. */
   rejections: RxCollection<Rejection>;
   /** Ids the server refused and whose conflict must resolve to the master (see replication). */
   refusedIds: (name: CollectionName) => Set<string>;
@@ -87,7 +87,7 @@ export async function openAccountDatabase(
   name: string,
   options: StorageOptions = {},
 ): Promise<AccountDatabase> {
-  const db = await createRxDatabase<Record<string, RxCollection>>({
+  const db = await createRxDatabase({
     name,
     storage: storage(options),
     multiInstance: options.multiInstance ?? true,
@@ -95,28 +95,30 @@ export async function openAccountDatabase(
     closeDuplicates: true,
   });
   const refused = new Map(collectionNames.map((name) => [name, new Set<string>()]));
-  await db.addCollections({
+  const created = await db.addCollections({
     ...Object.fromEntries(
       collectionNames.map((name) => [
-        localNameOf(name),
+        replicatedDefinitions[name].localName,
         {
-          schema: rxSchemaOf(name),
+          schema: replicatedDefinitions[name].rxSchema,
           migrationStrategies: {},
           conflictHandler: conflictHandlerFor(name, refused.get(name) ?? new Set()),
         },
       ]),
     ),
-    rejections: { schema: rejectionsSchema },
+    [rejectionsDefinition.localName]: { schema: rejectionsDefinition.rxSchema },
   });
+  // RxDB hands created collections back untyped (RxCollection<any>); each one here was created
+  // from the definition under the same key, whose zod schema gives its document type.
+  const collections = Object.fromEntries(
+    collectionNames.map((name) => [name, db.collections[replicatedDefinitions[name].localName]]),
+  ) as ReplicatedCollections;
   return {
     rx: db,
     name: db.name,
     close: () => db.close(),
-    // The one place the collection's type is asserted: its RxDB schema was derived from the
-    // same zod schema (rx-schema.ts), and every local write is parsed by it (local-writes.ts).
-    collectionOf: <N extends CollectionName>(name: N) =>
-      db.collections[localNameOf(name)] as unknown as RxCollection<DocOf<N>>,
-    rejections: db.collections.rejections as unknown as RxCollection<Rejection>,
+    collections,
+    rejections: created[rejectionsDefinition.localName],
     refusedIds: (name: CollectionName) => refused.get(name) ?? new Set<string>(),
   };
 }

@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import type { RxJsonSchema } from 'rxdb/plugins/core';
-import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
+import {
+  replicatedCollections,
+  type CollectionName,
+  type DocOf,
+} from '@platform/schema/sync/collections';
 
 /** RxDB collection names allow only [a-z0-9]: `time-entries` is `timeentries` on the device. */
 export const localNameOf = (name: CollectionName) => name.replace(/[^a-z0-9]/g, '');
@@ -24,7 +28,7 @@ function stripValidationOnly(node: unknown): unknown {
  * source, not two hand-kept copies. Dexie wants a maxLength on the primary key and on every
  * indexed string (DXE1); ids are UUIDs and times ISO strings, so both are bounded.
  */
-export function rxSchemaOf(name: CollectionName): RxJsonSchema<Record<string, unknown>> {
+export function rxSchemaOf<N extends CollectionName>(name: N): RxJsonSchema<DocOf<N>> {
   const definition = replicatedCollections[name];
   const json = stripValidationOnly(
     z.toJSONSchema(definition.schema, { target: 'draft-7', io: 'output' }),
@@ -45,31 +49,7 @@ export function rxSchemaOf(name: CollectionName): RxJsonSchema<Record<string, un
     properties,
     required: json.required,
     indexes: [...definition.indexes],
-  } as RxJsonSchema<Record<string, unknown>>;
+    // Built at run time from the zod schema whose output DocOf<N> is: TypeScript cannot follow
+    // z.toJSONSchema, so this is the one place the RxDB schema is asserted to match that type.
+  } as unknown as RxJsonSchema<DocOf<N>>;
 }
-
-/** Pushes the server refused (422), kept on the device so the person sees why. Local only. */
-export const rejectionsSchema: RxJsonSchema<Rejection> = {
-  title: 'rejections',
-  version: 0,
-  primaryKey: 'id',
-  type: 'object',
-  properties: {
-    id: { type: 'string', maxLength: 100 },
-    collectionName: { type: 'string' },
-    documentId: { type: 'string' },
-    message: { type: 'string' },
-    document: { type: 'object' },
-    rejectedAt: { type: 'string', maxLength: 30 },
-  },
-  required: ['id', 'collectionName', 'documentId', 'message', 'document', 'rejectedAt'],
-  indexes: ['rejectedAt'],
-};
-export type Rejection = {
-  id: string;
-  collectionName: string;
-  documentId: string;
-  message: string;
-  document: Record<string, unknown>;
-  rejectedAt: string;
-};

@@ -3,9 +3,9 @@ import { combineLatest } from 'rxjs';
 import type { MangoQuery } from 'rxdb/plugins/core';
 import type { CollectionName, DocOf } from '@platform/schema/sync/collections';
 import { firstPullsOf } from '../sync/first-pull.ts';
-import type { AccountDatabase, Doc } from './database.ts';
+import type { AccountDatabase } from './database.ts';
 
-export type LiveQuery<D = Doc> = { status: 'loading' | 'ready'; documents: D[] };
+export type LiveQuery<D> = { status: 'loading' | 'ready'; documents: D[] };
 
 /**
  * The documents a query matches, kept current as local writes and replication change them —
@@ -22,13 +22,15 @@ export function useLiveQuery<N extends CollectionName>(
   const key = JSON.stringify(query);
   useEffect(() => {
     if (!db) return;
+    // The query is compared by value (callers pass a new literal each render): `key` is it,
+    // serialised, and parsing it back gives the same query, which JSON.parse cannot know.
     const subscription = combineLatest([
-      db.collectionOf(collection).find(JSON.parse(key) as MangoQuery<DocOf<N>>).$,
+      db.collections[collection].find(JSON.parse(key) as MangoQuery<DocOf<N>>).$,
       firstPullsOf(db.name).done$,
     ]).subscribe(([documents, pulled]) =>
       setState({
         status: pulled.has(collection) ? 'ready' : 'loading',
-        documents: documents.map((d) => d.toMutableJSON() as DocOf<N>),
+        documents: documents.map((d) => d.toMutableJSON()),
       }),
     );
     return () => subscription.unsubscribe();

@@ -120,7 +120,7 @@ describe('a device with a hundred of the longest notes queued offline', () => {
     expect(server.map(({ _deleted, ...doc }) => (void _deleted, doc))).toEqual(
       expect.arrayContaining(notes),
     );
-    const local = await desk.db.collectionOf('customer-notes').find().exec();
+    const local = await desk.db.collections['customer-notes'].find().exec();
     expect(local.map((doc) => ({ ...doc.toJSON(), _deleted: false }))).toEqual(
       expect.arrayContaining(server),
     );

@@ -1,8 +1,5 @@
-import {
-  replicatedCollections,
-  type CollectionName,
-  type DocOf,
-} from '@platform/schema/sync/collections';
+import type { CollectionName, DocOf } from '@platform/schema/sync/collections';
+import { replicatedDefinitions } from '../db/collections.ts';
 import type { AccountDatabase } from '../db/database.ts';
 import { pendingWritesOf } from './pending-writes.ts';
 
@@ -16,11 +13,11 @@ export async function saveDocument<N extends CollectionName>(
   doc: DocOf<N>,
   now = new Date(),
 ): Promise<DocOf<N>> {
-  const parsed = replicatedCollections[name].schema.parse({
+  const parsed = replicatedDefinitions[name].schema.parse({
     ...doc,
     updatedAt: now.toISOString(),
-  }) as DocOf<N>;
-  await db.collectionOf(name).upsert(parsed);
+  });
+  await db.collections[name].upsert(parsed);
   pendingWritesOf(db.name).add(name, parsed.id);
   return parsed;
 }
@@ -31,7 +28,7 @@ export async function deleteDocument(
   id: string,
   now = new Date(),
 ): Promise<void> {
-  const document = await db.collectionOf(name).findOne(id).exec();
+  const document = await db.collections[name].findOne(id).exec();
   if (!document) return;
   await document.incrementalPatch({ updatedAt: now.toISOString() });
   await document.remove();

@@ -63,7 +63,7 @@ describe('RxDB replication against the real server', () => {
     await saveDocument(kiosk.db, 'time-entries', doc, new Date('2026-11-23T08:05:00.000Z'));
     await kiosk.sync.awaitInSync();
     await until(
-      async () => (await phone.db.collectionOf('time-entries').findOne(doc.id).exec()) !== null,
+      async () => (await phone.db.collections['time-entries'].findOne(doc.id).exec()) !== null,
     );
 
     kiosk.link.online = false;
@@ -98,8 +98,8 @@ describe('RxDB replication against the real server', () => {
         .documents.find((d: { id: string }) => d.id === doc.id);
     await until(async () => {
       const [k, p, s] = await Promise.all([
-        kiosk.db.collectionOf('time-entries').findOne(doc.id).exec(),
-        phone.db.collectionOf('time-entries').findOne(doc.id).exec(),
+        kiosk.db.collections['time-entries'].findOne(doc.id).exec(),
+        phone.db.collections['time-entries'].findOne(doc.id).exec(),
         server(),
       ]);
       return [k?.toJSON(), p?.toJSON(), s].every(
@@ -122,9 +122,10 @@ describe('RxDB replication against the real server', () => {
     // A document that breaks the rule reached the device some other way (an older app version).
     const { _deleted: _a, ...badDoc } = bad;
     const { _deleted: _b, ...goodDoc } = good;
-    await desk.db
-      .collectionOf('time-entries')
-      .insert({ ...badDoc, endTime: '2026-11-20T07:00:00.000Z' });
+    await desk.db.collections['time-entries'].insert({
+      ...badDoc,
+      endTime: '2026-11-20T07:00:00.000Z',
+    });
     await saveDocument(desk.db, 'time-entries', goodDoc);
     desk.link.online = true;
     desk.sync.reconnect();
@@ -141,7 +142,7 @@ describe('RxDB replication against the real server', () => {
       return pulled.json().documents.some((d: { id: string }) => d.id === good.id);
     });
     await until(
-      async () => (await desk.db.collectionOf('time-entries').findOne(bad.id).exec()) === null,
+      async () => (await desk.db.collections['time-entries'].findOne(bad.id).exec()) === null,
     );
   });
 
@@ -168,7 +169,7 @@ describe('RxDB replication against the real server', () => {
     expect(rejection?.message).toBe(syncMessages.notAmongYours);
     // Not kept as it was last seen: nothing on the server would ever update or remove it.
     await until(
-      async () => (await desk.db.collectionOf('time-entries').findOne(doc.id).exec()) === null,
+      async () => (await desk.db.collections['time-entries'].findOne(doc.id).exec()) === null,
     );
   });
 
@@ -210,7 +211,7 @@ describe('RxDB replication against the real server', () => {
     const manager = await device('-unreadable', org.manager, base, ['roster']);
     devices.push(manager);
     const names = async () =>
-      (await manager.db.collectionOf('roster').find().exec()).map(
+      (await manager.db.collections.roster.find().exec()).map(
         (d) => (d.toJSON() as unknown as { athlete: { firstName: string } }).athlete.firstName,
       );
     await until(async () => (await names()).includes('Readable'), 10_000);
@@ -228,13 +229,13 @@ describe('RxDB replication against the real server', () => {
     const first = await openAccountDatabase(scopedDatabaseName(org.staff.id, inOrg), {
       multiInstance: false,
     });
-    await first.collectionOf('time-entries').insert(timeEntry(org.org.id, org.staff.id));
+    await first.collections['time-entries'].insert(timeEntry(org.org.id, org.staff.id));
     await first.close();
     // Switching view: another scope, another database — no checkpoint or document carried over.
     const second = await openAccountDatabase(scopedDatabaseName(org.staff.id, asCustomer), {
       multiInstance: false,
     });
-    expect(await second.collectionOf('time-entries').count().exec()).toBe(0);
+    expect(await second.collections['time-entries'].count().exec()).toBe(0);
     await second.close();
 
     await removeAccountDatabases(org.staff.id);
@@ -262,7 +263,7 @@ describe('RxDB replication against the real server', () => {
     for (const name of [alone, withKid]) {
       const db = await openAccountDatabase(name, { multiInstance: false });
       const { _deleted, ...doc } = booking(org.org.id, org.parent.id);
-      await db.collectionOf('bookings').insert({ ...doc, status: 'booked' });
+      await db.collections.bookings.insert({ ...doc, status: 'booked' });
       await db.close();
     }
     // Leaving the family without children (a child was linked): only that scope goes, not the

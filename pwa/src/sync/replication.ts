@@ -1,11 +1,11 @@
 import { BehaviorSubject, combineLatest, map, Subject, type Observable } from 'rxjs';
-import { replicateRxCollection, type RxReplicationState } from 'rxdb/plugins/replication';
-import type {
-  RxReplicationPullStreamItem,
-  RxReplicationWriteToMasterRow,
-  WithDeleted,
-} from 'rxdb/plugins/core';
-import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
+import { replicateRxCollection } from 'rxdb/plugins/replication';
+import type { RxReplicationWriteToMasterRow, WithDeleted } from 'rxdb/plugins/core';
+import {
+  replicatedCollections,
+  type CollectionName,
+  type DocOf,
+} from '@platform/schema/sync/collections';
 import {
   checkpointSchema,
   pushRejectionSchema,
@@ -19,7 +19,7 @@ import {
 } from '@platform/schema/sync/push-limits';
 import { syncMessages } from '@platform/schema/sync/sync.messages';
 import { z } from 'zod';
-import type { AccountDatabase, Doc } from '../db/database.ts';
+import type { AccountDatabase } from '../db/database.ts';
 import { openChangeStream } from './change-stream.ts';
 import { firstPullsOf } from './first-pull.ts';
 import { partsBySize } from './push-parts.ts';
@@ -47,7 +47,6 @@ export type SyncOptions = {
   online$?: Observable<boolean>;
 };
 
-type Row = RxReplicationWriteToMasterRow<Doc>;
 const utf8 = new TextEncoder();
 
 /**
@@ -76,7 +75,7 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
   };
   // What the way to the server takes in one push; lowered for good after a 413.
   let requestBytes = PUSH_REQUEST_BYTES;
-  const triggers = new Map<CollectionName, Subject<RxReplicationPullStreamItem<Doc, Checkpoint>>>();
+  const triggers = new Map<CollectionName, Subject<'RESYNC'>>();
 
   const request = async (path: string, init?: RequestInit) => {
     const response = await http(`${base}${path}`, { credentials: 'same-origin', ...init });
@@ -84,8 +83,12 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
     return response;
   };
 
-  const states = options.collections.map((name) => {
-    const collection = db.collectionOf(name);
+  const replicate = <N extends CollectionName>(name: N) => {
+    type Doc = DocOf<N>;
+    type Row = RxReplicationWriteToMasterRow<Doc>;
+    const collection = db.collections[name];
+    // TypeScript widens `replicatedCollections[name]` to every collection's schema, so what
+    // this parses is typed as any collection's document: the casts below narrow it back to N's.
     const wireSchema = withDeleted(replicatedCollections[name].schema);
     // Documents are checked one by one: a document this version of the app cannot read is
     // skipped (and reported), never allowed to stop the collection at one checkpoint forever.
@@ -101,7 +104,7 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
         return [];
       });
     const refused = db.refusedIds(name);
-    const trigger = new Subject<RxReplicationPullStreamItem<Doc, Checkpoint>>();
+    const trigger = new Subject<'RESYNC'>();
     triggers.set(name, trigger);
 
     // A batch goes in parts of at most `requestBytes`; a part refused for its size on the way
@@ -153,7 +156,7 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
           collectionName: name,
           documentId: id,
           message: reasons.get(id) ?? unreadable?.message ?? 'Refused by the server.',
-          document: row.newDocumentState as Record<string, unknown>,
+          document: row.newDocumentState,
           rejectedAt: now,
         });
         pending.remove(name, id);
@@ -161,14 +164,10 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
       const rest = rows.filter((row) => !isRefused(row));
       const restConflicts = rest.length ? await pushPart(rest) : [];
       const resets = rows.filter(isRefused).map((row) => {
+        const master = row.assumedMasterState;
         const serverHasNone =
-          !row.assumedMasterState ||
-          reasons.get(row.newDocumentState.id) === syncMessages.notAmongYours;
-        return (
-          serverHasNone
-            ? { ...(row.assumedMasterState ?? row.newDocumentState), _deleted: true }
-            : row.assumedMasterState
-        ) as WithDeleted<Doc>;
+          !master || reasons.get(row.newDocumentState.id) === syncMessages.notAmongYours;
+        return serverHasNone ? { ...(master ?? row.newDocumentState), _deleted: true } : master;
       });
       return [...restConflicts, ...resets];
     };
@@ -208,7 +207,8 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
       () => {},
     );
     return [name, state] as const;
-  });
+  };
+  const states = options.collections.map((name) => replicate(name));
 
   let stopped = false;
   if (waitForLeadership) {
@@ -219,7 +219,7 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
     });
   } else openStream();
 
-  const replications = new Map<CollectionName, RxReplicationState<Doc, Checkpoint>>(states);
+  const replications = new Map(states);
   const active$: Observable<boolean> = combineLatest(
     [...replications.values()].map((s) => s.active$),
   ).pipe(map((flags) => flags.some(Boolean)));

@@ -46,7 +46,7 @@ async function clockInOffline(db: AccountDatabase, who: Person, orgId: string, a
 }
 
 const entriesOn = async (db: AccountDatabase) =>
-  (await db.collectionOf('time-entries').find().exec()).map((d): ClockEntry => d.toMutableJSON());
+  (await db.collections['time-entries'].find().exec()).map((d): ClockEntry => d.toMutableJSON());
 
 const until = async (check: () => Promise<boolean>, ms = 10_000) => {
   const end = Date.now() + ms;

@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { NetworkError } from '../../../lib/api.ts';
 import { getAuthConfig } from '../api/get-auth-config.ts';
+import { retryUnlessOffline } from '../../../lib/query-retry.ts';
 
 export type AuthConfigState =
   | { status: 'loading' }
@@ -13,7 +14,7 @@ export function useAuthConfig(): AuthConfigState {
     queryKey: ['auth-config'],
     queryFn: ({ signal }) => getAuthConfig(signal),
     staleTime: Infinity,
-    retry: (count, error) => !(error instanceof NetworkError) && count < 2,
+    retry: retryUnlessOffline,
   });
   if (query.isSuccess) return { status: 'ready', googleClientId: query.data.googleClientId };
   if (query.isError) return { status: 'failed', offline: query.error instanceof NetworkError };

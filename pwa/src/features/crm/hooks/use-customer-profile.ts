@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import type { CustomerProfile } from '@platform/schema/crm/crm.zod';
 import { ApiError, NetworkError } from '../../../lib/api.ts';
 import { getCustomerProfile } from '../api/get-customer-profile.ts';
+import { retryServerFaults } from '../../../lib/query-retry.ts';
 
 export type ProfileState =
   | { status: 'loading' }
@@ -24,10 +25,7 @@ export function useCustomerProfile(rosterId: string) {
   const query = useQuery({
     queryKey: profileKey(rosterId),
     queryFn: ({ signal }) => getCustomerProfile(rosterId, signal),
-    retry: (count, error) =>
-      !(error instanceof ApiError && error.status < 500) &&
-      !(error instanceof NetworkError) &&
-      count < 2,
+    retry: retryServerFaults,
   });
   const reload = useCallback(
     () => void queryClient.invalidateQueries({ queryKey: profileKey(rosterId) }),

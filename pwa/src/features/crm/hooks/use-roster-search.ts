@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { keepPreviousData, useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useMemo, useState } from 'react';
 import {
   ROSTER_PAGE_SIZE_DEFAULT,
   type RosterRow,
@@ -6,11 +7,13 @@ import {
 } from '@platform/schema/crm/crm.zod';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { NetworkError } from '../../../lib/api.ts';
+import { useSignedInUser } from '../../../lib/current-user.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
 import { searchCustomers } from '../api/search-customers.ts';
 import { searchLocalRoster } from '../local-roster-search.ts';
 import { useDebouncedValue } from './use-debounced-value.ts';
+import { retryServerFaults } from '../../../lib/query-retry.ts';
 
 export type RosterFilters = {
   q: string;
@@ -35,42 +38,46 @@ export type RosterResults = {
 
 const SEARCH_DEBOUNCE_MS = 250;
 
-type ServerPage = {
-  key: string;
-  status: 'loading' | 'ready' | 'failed';
-  rows: RosterRow[];
-  nextCursor: string | null;
-  total: number | null;
-  totalCapped: boolean;
-  loadingMore: boolean;
-};
+type SearchKey = Omit<RosterFilters, 'tag'> & { tag: string | null; limit: number };
+/** Every roster search of one account in one organisation (reload invalidates them all). */
+const rosterSearchKey = (userId: string, orgId: string | null) =>
+  ['crm-roster-search', userId, orgId] as const;
 
 /**
- * The roster as staff search it: online, the server searches (typo-tolerant, keyset pages);
- * offline — or when a request cannot reach the server — the roster replicated to this device
- * is searched by prefix, so the front desk keeps working.
+ * The roster as staff search it: online, the server searches (typo-tolerant, keyset pages) as
+ * server state (TanStack Query: cached per search, retried, the previous page kept on screen
+ * while the next search loads); offline — or when a request cannot reach the server — the
+ * roster replicated to this device is searched by prefix, so the front desk keeps working.
  */
 export function useRosterSearch(
   filters: RosterFilters,
   limit = ROSTER_PAGE_SIZE_DEFAULT,
 ): RosterResults {
+  const user = useSignedInUser();
+  const queryClient = useQueryClient();
   const online = useOnlineStatus();
   const [unreachable, setUnreachable] = useState(false);
   const useServer = online && !unreachable;
   const q = useDebouncedValue(filters.q.trim(), SEARCH_DEBOUNCE_MS);
-  const [generation, setGeneration] = useState(0);
-  const key = JSON.stringify([q, filters.tag, filters.sort, filters.dir, generation]);
-  const [page, setPage] = useState<ServerPage | null>(null);
+  const userId = user.id;
+  const orgId = user.org?.id ?? null;
+  const search: SearchKey = {
+    q,
+    tag: filters.tag ?? null,
+    sort: filters.sort,
+    dir: filters.dir,
+    limit,
+  };
 
-  // Back online: try the server again (state adjusted while rendering, not in an effect).
-  const [wasOnline, setWasOnline] = useState(online);
-  if (online !== wasOnline) {
-    setWasOnline(online);
-    if (online) setUnreachable(false);
-  }
-
-  const fetchPage = useCallback(
-    (cursor: string | undefined, signal?: AbortSignal) =>
+  const queryKey = [...rosterSearchKey(userId, orgId), search];
+  // A failure kept in the cache from an earlier visit to the screen is not news: a new screen
+  // asks the server again before turning to the device.
+  const [seenError, setSeenError] = useState(
+    () => queryClient.getQueryState(queryKey)?.errorUpdatedAt ?? 0,
+  );
+  const query = useInfiniteQuery({
+    queryKey,
+    queryFn: ({ pageParam, signal }) =>
       searchCustomers(
         {
           q,
@@ -78,80 +85,58 @@ export function useRosterSearch(
           sort: filters.sort,
           dir: filters.dir,
           limit,
-          ...(cursor ? { cursor } : {}),
+          ...(pageParam ? { cursor: pageParam } : {}),
         },
         signal,
       ),
-    [q, filters.tag, filters.sort, filters.dir, limit],
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    placeholderData: keepPreviousData,
+    enabled: useServer,
+    // The device's replica answers at once when the server cannot be reached: no retry then,
+    // nor for a search the server refused.
+    retry: retryServerFaults,
+  });
+
+  // A request that cannot reach the server turns to the device's roster; back online, the
+  // server is asked again (state adjusted while rendering, not in an effect).
+  if (query.error instanceof NetworkError && query.errorUpdatedAt !== seenError) {
+    setSeenError(query.errorUpdatedAt);
+    setUnreachable(true);
+  }
+  const [wasOnline, setWasOnline] = useState(online);
+  if (online !== wasOnline) {
+    setWasOnline(online);
+    if (online) setUnreachable(false);
+  }
+
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = query;
+  const loadMoreFromServer = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+  const reload = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: rosterSearchKey(userId, orgId) }),
+    [queryClient, userId, orgId],
   );
 
-  useEffect(() => {
-    if (!useServer) return;
-    // Until the answer comes, the page of the previous key stays on screen, marked loading.
-    const controller = new AbortController();
-    fetchPage(undefined, controller.signal).then(
-      (answer) =>
-        setPage({
-          key,
-          status: 'ready',
-          rows: answer.rows,
-          nextCursor: answer.nextCursor,
-          total: answer.total,
-          totalCapped: answer.totalCapped,
-          loadingMore: false,
-        }),
-      (error: unknown) => {
-        if (controller.signal.aborted) return;
-        if (error instanceof NetworkError) setUnreachable(true);
-        else
-          setPage({
-            key,
-            status: 'failed',
-            rows: [],
-            nextCursor: null,
-            total: null,
-            totalCapped: false,
-            loadingMore: false,
-          });
-      },
-    );
-    return () => controller.abort();
-  }, [useServer, key, fetchPage]);
-
-  const loadMoreFromServer = useCallback(() => {
-    if (!page?.nextCursor || page.loadingMore) return;
-    const startedFor = page.key;
-    setPage({ ...page, loadingMore: true });
-    fetchPage(page.nextCursor).then(
-      (answer) =>
-        setPage((p) =>
-          p && p.key === startedFor
-            ? {
-                ...p,
-                rows: [...p.rows, ...answer.rows],
-                nextCursor: answer.nextCursor,
-                loadingMore: false,
-              }
-            : p,
-        ),
-      (error: unknown) => {
-        if (error instanceof NetworkError) setUnreachable(true);
-        setPage((p) => p && { ...p, loadingMore: false });
-      },
-    );
-  }, [page, fetchPage]);
-
   const device = useDeviceRoster(useServer ? null : { ...filters, q }, limit);
-  const reload = useCallback(() => setGeneration((n) => n + 1), []);
-
   if (!useServer) return { ...device, reload };
+
+  const current = query.isPlaceholderData ? undefined : query.data;
+  const first = current?.pages[0];
+  const failed = query.isError && !query.isFetchNextPageError;
   return {
-    status: !page || page.key !== key ? 'loading' : page.status,
-    rows: page?.rows ?? [],
-    total: page?.key === key ? page.total : null,
-    totalCapped: page?.totalCapped ?? false,
-    hasMore: page?.key === key && page.nextCursor !== null,
-    loadingMore: page?.loadingMore ?? false,
+    // Until the answer comes, the rows of the previous search stay on screen, marked loading.
+    status: failed
+      ? 'failed'
+      : !current || (query.isFetching && !isFetchingNextPage)
+        ? 'loading'
+        : 'ready',
+    rows: failed ? [] : (query.data?.pages.flatMap((page) => page.rows) ?? []),
+    total: first?.total ?? null,
+    totalCapped: first?.totalCapped ?? false,
+    hasMore: current !== undefined && hasNextPage,
+    loadingMore: isFetchingNextPage,
     source: 'server',
     loadMore: loadMoreFromServer,
     reload,

@@ -62,6 +62,6 @@ async function findLocally(
 ): Promise<string | null> {
   if (!db) return 'rosterId' in target ? target.rosterId : null;
   const selector = 'rosterId' in target ? { id: target.rosterId } : { 'athlete.id': target.userId };
-  const doc = await db.collectionOf('roster').findOne({ selector }).exec();
+  const doc = await db.collections.roster.findOne({ selector }).exec();
   return doc ? doc.id : null;
 }

@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
 import type { FamilyMember } from '@platform/schema/families/families.zod';
 import { NetworkError } from '../../../lib/api.ts';
+import { retryUnlessOffline } from '../../../lib/query-retry.ts';
 
 export type FamilyMembers =
   | { status: 'loading' }
@@ -22,7 +23,7 @@ export function useFamilyMembers(
   const query = useQuery({
     queryKey: key,
     queryFn: ({ signal }) => load(subjectId, signal),
-    retry: (count, error) => !(error instanceof NetworkError) && count < 2,
+    retry: retryUnlessOffline,
   });
   const reload = useCallback(
     () => void queryClient.invalidateQueries({ queryKey: ['family'] }),

@@ -2,20 +2,16 @@ import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { kioskMessages, pinLockedMessage } from '@platform/schema/kiosk/kiosk.messages';
-import {
-  kioskPinFormSchema,
-  type KioskPinForm,
-  type KioskPinStatus,
-} from '@platform/schema/kiosk/kiosk.zod';
+import { kioskPinFormSchema, type KioskPinForm } from '@platform/schema/kiosk/kiosk.zod';
 import { pinLockRemainingMs } from '@platform/schema/kiosk/kiosk-pin.rules';
 import { TextField } from '../../../components/form-fields.tsx';
 import { FormNotice, type Notice } from '../../../components/form-notice.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
-import { getKioskPinStatus } from '../api/get-kiosk-pin-status.ts';
 import { KIOSK_PIN_SECTION_ID } from '../kiosk-texts.ts';
 import { removeKioskPin } from '../api/remove-kiosk-pin.ts';
 import { setKioskPin } from '../api/set-kiosk-pin.ts';
+import { useKioskPinStatus } from '../hooks/use-kiosk-pin-status.ts';
 
 const emptyForm: KioskPinForm = { pin: '', confirmPin: '' };
 const failed = (error: unknown) =>
@@ -29,7 +25,7 @@ const failed = (error: unknown) =>
  */
 export function KioskPinSection() {
   const online = useOnlineStatus();
-  const [status, setStatus] = useState<KioskPinStatus | null>(null);
+  const { status, update: setStatus } = useKioskPinStatus();
   const [notice, setNotice] = useState<Notice | null>(null);
   const form = useForm<KioskPinForm>({
     resolver: zodResolver(kioskPinFormSchema),
@@ -45,16 +41,6 @@ export function KioskPinSection() {
     if (window.location.hash !== `#${KIOSK_PIN_SECTION_ID}`) return;
     heading.current?.scrollIntoView({ block: 'start' });
     heading.current?.focus();
-  }, []);
-
-  useEffect(() => {
-    let live = true;
-    getKioskPinStatus()
-      .then((answer) => live && setStatus(answer))
-      .catch(() => live && setStatus(null));
-    return () => {
-      live = false;
-    };
   }, []);
 
   const submit = form.handleSubmit(async ({ pin }) => {

@@ -6,8 +6,11 @@ import {
 import { fieldErrorsBodySchema, type FieldError } from '@platform/schema/auth/auth.zod';
 import { api, ApiError, NetworkError } from '../../../lib/api.ts';
 
-export const getBrandingSettings = (orgId: string) =>
-  api(`/api/organizations/${orgId}/branding`, { schema: brandingSettingsResponseSchema });
+export const getBrandingSettings = (orgId: string, signal?: AbortSignal) =>
+  api(`/api/organizations/${orgId}/branding`, {
+    schema: brandingSettingsResponseSchema,
+    ...(signal ? { signal } : {}),
+  });
 
 export type SaveOutcome =
   { ok: true; settings: BrandingSettingsResponse } | { ok: false; errors: FieldError[] };

@@ -1,20 +1,13 @@
-import { useEffect, useState, type ReactNode } from 'react';
-import type { BrandingSettingsResponse } from '@platform/schema/branding/branding.zod';
+import type { ReactNode } from 'react';
 import { TEAM_CLAIM } from '@platform/schema/team/team.rules';
 import { PageLoading } from '../../../components/page-loading.tsx';
-import { NetworkError } from '../../../lib/api.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
-import { getBrandingSettings } from '../api/branding.ts';
 import { BrandingSettingsForm } from '../components/branding-settings-form.tsx';
 import { CustomerAppLink } from '../components/customer-app-link.tsx';
 import { LogoSettings } from '../components/logo-settings.tsx';
 import { WaiverSettings } from '../components/waiver-settings.tsx';
+import { useBrandingSettings } from '../hooks/use-branding-settings.ts';
 import '../organizations.css';
-
-type Load =
-  | { status: 'loading' }
-  | { status: 'ready'; settings: BrandingSettingsResponse }
-  | { status: 'failed'; message: string };
 
 /**
  * /dashboard/organization-management: the organisation's branded customer app (claim
@@ -33,27 +26,7 @@ export function OrganizationManagementPage({
   const orgId = user.org?.id ?? '';
   const mayBrand = user.claims.includes('manage-org-branding');
   const mayStaff = user.claims.includes(TEAM_CLAIM);
-  const [load, setLoad] = useState<Load>({ status: 'loading' });
-
-  useEffect(() => {
-    if (!mayBrand || !orgId) return;
-    let live = true;
-    getBrandingSettings(orgId)
-      .then((settings) => live && setLoad({ status: 'ready', settings }))
-      .catch((error: unknown) => {
-        if (!live) return;
-        setLoad({
-          status: 'failed',
-          message:
-            error instanceof NetworkError
-              ? 'You are offline. The branding settings need a connection.'
-              : 'The branding settings could not be loaded. Please try again.',
-        });
-      });
-    return () => {
-      live = false;
-    };
-  }, [mayBrand, orgId]);
+  const { state: load, update } = useBrandingSettings(orgId, mayBrand);
 
   return (
     <section className="page organization-management">
@@ -85,17 +58,11 @@ export function OrganizationManagementPage({
           </section>
           <section className="card" aria-labelledby="branding-heading">
             <h2 id="branding-heading">Branding</h2>
-            <BrandingSettingsForm
-              settings={load.settings}
-              onSaved={(settings) => setLoad({ status: 'ready', settings })}
-            />
+            <BrandingSettingsForm settings={load.settings} onSaved={update} />
           </section>
           <section className="card" aria-labelledby="logo-heading">
             <h2 id="logo-heading">Logo</h2>
-            <LogoSettings
-              settings={load.settings}
-              onChange={(settings) => setLoad({ status: 'ready', settings })}
-            />
+            <LogoSettings settings={load.settings} onChange={update} />
           </section>
         </>
       )}

@@ -3,6 +3,7 @@ import { useCallback } from 'react';
 import type { Settings } from '@platform/schema/settings/settings.zod';
 import { NetworkError } from '../../../lib/api.ts';
 import { getSettings } from '../api/get-settings.ts';
+import { retryUnlessOffline } from '../../../lib/query-retry.ts';
 
 export type SettingsState =
   | { status: 'loading' }
@@ -22,7 +23,7 @@ export function useSettings(online: boolean) {
     queryKey: settingsKey,
     queryFn: ({ signal }) => getSettings(signal),
     enabled: online,
-    retry: (count, error) => !(error instanceof NetworkError) && count < 2,
+    retry: retryUnlessOffline,
   });
   const update = useCallback(
     (settings: Settings) => queryClient.setQueryData(settingsKey, settings),
