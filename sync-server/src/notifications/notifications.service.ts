@@ -17,6 +17,7 @@ import {
   removeSessionTokens,
   upsertDeviceToken,
 } from './notification-tokens.repository.ts';
+import { isKnownPushService } from './push-services.ts';
 
 // The notifier's device delivery (adapters/notifier) reads the registered devices and drops
 // the ones a push service says are gone (decision 0053: through here, not the repository).
@@ -25,7 +26,6 @@ export {
   removeTokens,
   type NotificationToken,
 } from './notification-tokens.repository.ts';
-import { isKnownPushService } from './push-services.ts';
 
 type AddInput = Extract<NotificationsRequest, { action: 'add-notification-token' }>;
 
