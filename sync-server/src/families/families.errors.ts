@@ -9,7 +9,7 @@ export class FamilyFormInvalid extends ValidationFailed {
   constructor(readonly errors: FieldError[]) {
     super(familyMessages.formInvalid, errors);
   }
-  toBody() {
+  override toBody() {
     return { message: familyMessages.formInvalid, errors: this.errors };
   }
 }

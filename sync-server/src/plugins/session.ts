@@ -126,6 +126,14 @@ export async function requireSession(request: FastifyRequest): Promise<SessionCo
   return session;
 }
 
+/**
+ * A `preValidation` hook for routes that need a session: it runs before the route's schemas are
+ * checked, so a caller without a session gets 401 and learns nothing about the input's shape.
+ */
+export async function sessionFirst(request: FastifyRequest): Promise<void> {
+  await requireSession(request);
+}
+
 /** Staff of `orgId` holding one of `anyOf` (org view). Other organisations and customers: 403. */
 export async function requireClaim(request: FastifyRequest, orgId: string, anyOf: readonly Claim[]): Promise<SessionContext> {
   const session = await requireSession(request);
