@@ -2,7 +2,7 @@ import { and, asc, eq, sql as dsql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/postgres-js';
 import Fastify from 'fastify';
 import { rosterItems } from '@platform/schema/db';
-import { rosterItemToDoc, type RosterRow } from '../../sync-server/src/roster/roster.repository.ts';
+import { rosterItemToDoc, type RosterRow } from '../../sync-server/src/crm/roster.repository.ts';
 import {
   describeMachine,
   fmt,

@@ -9,7 +9,7 @@ import {
   findOrganization,
   insertOrganizationWithOwner,
 } from '../organizations/organizations.repository.ts';
-import { enrolCustomer } from '../roster/roster.service.ts';
+import { enrolCustomer } from '../crm/roster.service.ts';
 import { claimAccount } from '../access/claim-account.ts';
 import { GoogleSignInFailed } from './auth.errors.ts';
 import { revokeUserSessions } from './sessions.repository.ts';

@@ -14,7 +14,7 @@ import {
   insertOrganizationWithOwner,
 } from '../organizations/organizations.repository.ts';
 import { SignupInvalid } from './auth.errors.ts';
-import { enrolCustomer } from '../roster/roster.service.ts';
+import { enrolCustomer } from '../crm/roster.service.ts';
 import { hashPassword } from './passwords.ts';
 import type { SignedIn } from './login.service.ts';
 import { findUsersByEmails, insertUser, mergeUserAttributes } from './users.repository.ts';

@@ -6,7 +6,7 @@ import { crmInvitations, users } from '@platform/schema/db';
 import { createHash } from 'node:crypto';
 import type { Tx } from '../db/open-database.ts';
 import { useUpResetLinks } from '../auth/password-reset.service.ts';
-import { renameRosterItemsOf } from '../roster/roster.service.ts';
+import { renameRosterItemsOf } from './roster.service.ts';
 import { claimAccount } from '../access/claim-account.ts';
 import { acceptInvitationOf } from './join-invitations.service.ts';
 

@@ -7,7 +7,7 @@ import type { Mailer } from '../adapters/mailer/port.ts';
 import { findUserByEmail, insertUser } from '../auth/users.repository.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import { findOrganization } from '../organizations/organizations.repository.ts';
-import { enrolCustomer } from '../roster/roster.service.ts';
+import { enrolCustomer } from './roster.service.ts';
 import { notifyChange } from '../sync/change-feed.ts';
 import type { CrmStaff } from './crm.access.ts';
 import { AlreadyCustomer } from './crm.errors.ts';

@@ -8,7 +8,7 @@ import { insertTestUser, logInAs, TEST_PASSWORD, uniqueEmail } from '../testing/
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
-import { enrolCustomer } from '../roster/roster.service.ts';
+import { enrolCustomer } from './roster.service.ts';
 import { enrolmentOf, mailsTo, seedFamilies } from '../families/families.fixtures.ts';
 
 type Added = AddCustomerResponse;

@@ -7,7 +7,7 @@ import { NOTE_MAX } from '@platform/schema/crm/customer-note.zod';
 import { customerNotes, rosterItems } from '@platform/schema/db';
 import { PUSH_BATCH_SIZE } from '@platform/schema/sync/push-limits';
 import { seedFamilies } from '../families/families.fixtures.ts';
-import { enrolCustomer } from '../roster/roster.service.ts';
+import { enrolCustomer } from './roster.service.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { waitForVisibility } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';

@@ -4,7 +4,7 @@ import type { PendingInvitation } from '@platform/schema/crm/crm.zod';
 import { crmInvitations, organizations, rosterItems, users } from '@platform/schema/db';
 import type { Db, Tx } from '../db/open-database.ts';
 import { Forbidden, NotFound } from '../plugins/domain-errors.ts';
-import { enrolCustomer, type EnrolledPerson } from '../roster/roster.service.ts';
+import { enrolCustomer, type EnrolledPerson } from './roster.service.ts';
 import { notifyChange } from '../sync/change-feed.ts';
 
 type InvitationRow = typeof crmInvitations.$inferSelect;

@@ -9,7 +9,7 @@ import { hashToken, newToken } from '../auth/sessions.repository.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
 import { findOrganization } from '../organizations/organizations.repository.ts';
-import { enrolCustomer, restampRosterItemsOf } from '../roster/roster.service.ts';
+import { enrolCustomer, restampRosterItemsOf } from '../crm/roster.service.ts';
 import { isOwnerActing, type FamilyActor, type FamilyAuthority } from './families.access.ts';
 import {
   childAccountEmail,

@@ -6,7 +6,7 @@ import type { OutgoingEmail } from '../adapters/mailer/port.ts';
 import { unlinkGuardian } from '../auth/guardians.repository.ts';
 import { findUserByEmail, findUserById, insertUser } from '../auth/users.repository.ts';
 import { Forbidden, NotFound } from '../plugins/domain-errors.ts';
-import { restampRosterItemsOf } from '../roster/roster.service.ts';
+import { restampRosterItemsOf } from '../crm/roster.service.ts';
 import {
   authorityOver,
   familyOrgOf,

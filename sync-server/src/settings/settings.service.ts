@@ -18,7 +18,7 @@ import {
 } from '../auth/users.repository.ts';
 import type { Db } from '../db/open-database.ts';
 import { NotFound } from '../plugins/domain-errors.ts';
-import { renameRosterItemsOf } from '../roster/roster.service.ts';
+import { renameRosterItemsOf } from '../crm/roster.service.ts';
 import { SettingsInvalid } from './settings.errors.ts';
 import { updateUserNames } from './settings.repository.ts';
 

@@ -5,7 +5,7 @@ import { rosterItems, timeEntries } from '@platform/schema/db';
 import { mergeRosterItems } from '@platform/schema/roster/roster-item.conflict';
 import { changeStampMessages } from '@platform/schema/sync/change-stamp.rules';
 import { mergeTimeEntries } from '@platform/schema/time-tracking/time-entry.conflict';
-import { rosterItemToDoc } from '../roster/roster.repository.ts';
+import { rosterItemToDoc } from '../crm/roster.repository.ts';
 import { timeEntryToDoc } from '../time-tracking/time-entries.repository.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';

@@ -13,7 +13,7 @@ import {
   waitForVisibility,
   type Person,
 } from '../testing/sync-fixtures.ts';
-import { rosterMessages } from '../roster/roster.service.ts';
+import { rosterMessages } from '../crm/roster.service.ts';
 import { crmMessages } from '@platform/schema/crm/crm.messages';
 import { bookingMessages } from '../bookings/bookings.service.ts';
 import { PUSH_BODY_LIMIT } from './routes.ts';

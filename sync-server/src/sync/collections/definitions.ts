@@ -12,8 +12,8 @@ import { customerNoteToDoc, writeCustomerNotes } from '../../crm/customer-notes.
 import { orgBrandingToDoc } from '../../branding/branding.repository.ts';
 import { writeBookings } from '../../bookings/bookings.service.ts';
 import { Forbidden } from '../../plugins/domain-errors.ts';
-import { rosterItemToDoc } from '../../roster/roster.repository.ts';
-import { writeRosterItems } from '../../roster/roster.service.ts';
+import { rosterItemToDoc } from '../../crm/roster.repository.ts';
+import { writeRosterItems } from '../../crm/roster.service.ts';
 import { timeEntryToDoc } from '../../time-tracking/time-entries.repository.ts';
 import { timeEntryWriteGroup, writeTimeEntries } from '../../time-tracking/time-entries.service.ts';
 import { limitToClockMoves } from '../../kiosk/kiosk-writes.ts';
