@@ -14,9 +14,5 @@ export class FamilyFormInvalid extends ValidationFailed {
   }
 }
 
-/** Parses a request body with a families schema; its issues become form errors. */
-export function parseFamilyInput<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new FamilyFormInvalid(toFieldErrors(parsed.error));
-  return parsed.data;
-}
+/** A route's refused input in the families' form shape (the route's `invalidInput`). */
+export const familyFormInvalid = (error: z.ZodError) => new FamilyFormInvalid(toFieldErrors(error));

@@ -65,7 +65,7 @@ export const httpMapPlugin = fp(
     app.setErrorHandler((thrown, request, reply) => {
       // A route whose forms read their own shape says what its refused input becomes.
       const invalidInput = request.routeOptions.config.invalidInput;
-      const error = thrown instanceof ZodError && invalidInput ? invalidInput(thrown) : thrown;
+      const error = thrown instanceof ZodError && invalidInput ? invalidInput(thrown, request) : thrown;
       const status = httpStatusOf(error);
       if (status === 503) {
         request.log.warn({ err: error }, 'service unavailable');

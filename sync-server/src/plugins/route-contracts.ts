@@ -1,4 +1,9 @@
-import type { FastifyInstance, FastifySchema, FastifySchemaCompiler } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyRequest,
+  FastifySchema,
+  FastifySchemaCompiler,
+} from 'fastify';
 import fp from 'fastify-plugin';
 import { serializerCompiler } from 'fastify-type-provider-zod';
 import type { z } from 'zod';
@@ -15,10 +20,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * How this route answers input its schema refuses, when its forms read a shape of their
-     * own (spec §8 families): the domain error the ZodError becomes. The one error map
-     * (http-map.ts) asks it; without it the general 400 of an invalid request answers.
+     * own (spec §7 signup, §8 families): the domain error the ZodError becomes (or the
+     * ZodError itself, for the general 400). The one error map (http-map.ts) asks it.
      */
-    invalidInput?: (error: z.ZodError) => DomainError;
+    invalidInput?: (error: z.ZodError, request: FastifyRequest) => DomainError | z.ZodError;
   }
 }
 
