@@ -1,22 +1,7 @@
-import { and, eq, isNotNull, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { guardianLinks, memberships, users } from '@platform/schema/db';
 import { rowsOf, type Db } from '../db/open-database.ts';
-
-/**
- * The one definition of a guardian link that gives power (decision 0035): it exists and has
- * been confirmed. Every reader of "who may act for whom" — the decision point, the session
- * check of a switched account, replication's family scope — builds on this predicate.
- */
-export function effectiveLinkExists(
-  guardianId: AnyPgColumn | SQL,
-  childId: AnyPgColumn | SQL,
-): SQL {
-  return sql`exists (select 1 from ${guardianLinks}
-    where ${guardianLinks.guardianUserId} = ${guardianId}
-      and ${guardianLinks.childUserId} = ${childId}
-      and ${guardianLinks.confirmedAt} is not null)`;
-}
+import { effectiveLinkExists } from './effective-link.ts';
 
 /** The children a guardian may act for: links that are confirmed. */
 export async function childrenActedFor(db: Db, guardianUserId: string): Promise<string[]> {

@@ -4,6 +4,10 @@ import { Forbidden, NotFound } from '../plugins/domain-errors.ts';
 import type { SessionContext } from '../plugins/session.ts';
 import { readRole, readSubjectFacts, type SubjectFacts } from './act-for.repository.ts';
 
+// Asked as they are stored, by switching (is the keyboard an admin?) and by replication (which
+// children does a guardian's family scope reach?).
+export { childrenActedFor, readRole } from './act-for.repository.ts';
+
 /**
  * "May X act for Y?" — the one decision point (DESIGN.md "Who may act for whom", decision 0035).
  * Families, the CRM, switching accounts and replication all ask it; it is tested as a matrix of

@@ -5,10 +5,7 @@ import { googleLoginErrors } from '@platform/schema/auth/google.zod';
 import { afterSignupPath, safeRedirectPath } from '@platform/schema/auth/redirect.rules';
 import type { Db } from '../db/open-database.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
-import {
-  findOrganization,
-  insertOrganizationWithOwner,
-} from '../organizations/organizations.repository.ts';
+import { createOrganizationIn, findOrganization } from '../organizations/organizations.service.ts';
 import { enrolCustomer } from '../crm/roster.service.ts';
 import { claimAccount } from '../access/claim-account.ts';
 import { GoogleSignInFailed } from './auth.errors.ts';
@@ -97,10 +94,7 @@ async function createGoogleUser(
         });
       }
       if (organization) {
-        const org = await insertOrganizationWithOwner(tx, userId, {
-          label: organization.companyName,
-          companyLocation: organization.companyLocation,
-        });
+        const org = await createOrganizationIn(tx, userId, organization);
         await mergeUserAttributes(tx, userId, { lastProfile: { view: 'org', orgId: org.id } });
       }
       return userId;

@@ -1,6 +1,6 @@
 import { fullName } from '@platform/schema/app/full-name.rules';
 import type { FastifyInstance } from 'fastify';
-import { removeSessionTokens } from '../notifications/notification-tokens.repository.ts';
+import { forgetSessionDevices } from '../notifications/notifications.service.ts';
 import { isFormPost } from './form-post.ts';
 import { sendServerPage } from '../web/server-page.ts';
 import { logoutPage } from './logout-page.ts';
@@ -18,8 +18,7 @@ export async function logoutRoutes(app: FastifyInstance) {
   // fetch gets 204.
   app.post('/auth/logout', async (request, reply) => {
     const session = await request.getSession();
-    // This device stops receiving the person's notices (sessions are revoked, not deleted).
-    if (session) await removeSessionTokens(app.db, session.sessionId);
+    if (session) await forgetSessionDevices(app.db, session.sessionId);
     await app.sessions.end(request, reply);
     return isFormPost(request) ? reply.redirect('/auth/login', 303) : reply.code(204).send();
   });

@@ -5,7 +5,7 @@ import {
   type UpdateMeAttributesInput,
 } from '@platform/schema/me/me.zod';
 import type { Db } from '../db/open-database.ts';
-import { findOrganization } from '../organizations/organizations.repository.ts';
+import { findOrganization } from '../organizations/organizations.service.ts';
 import type { SessionContext } from '../plugins/session.ts';
 import { listPendingInvitations } from '../crm/join-invitations.service.ts';
 import { countLinksAwaitingOwner, listChildren } from './guardians.repository.ts';

@@ -12,8 +12,9 @@ import {
   markUserResetTokensUsed,
   type ResetTokenRow,
 } from './password-reset.repository.ts';
-import { hashToken, newToken, revokeUserSessions } from './sessions.repository.ts';
-import { findUserByEmail, setPasswordHash } from './users.repository.ts';
+import { hashToken, newToken } from './tokens.ts';
+import { replacePassword } from './accounts.service.ts';
+import { findUserByEmail } from './users.repository.ts';
 
 export const RESET_TOKEN_TTL_MS = 60 * 60_000;
 
@@ -39,13 +40,21 @@ export async function requestPasswordReset(
   const user = await findUserByEmail(db, email);
   if (!user?.email) return;
   const to = user.email;
-  const token = newToken();
-  const link = `${publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
   await db.transaction(async (tx) => {
-    // Only the hash is stored: a database leak does not hand out working links.
-    await insertResetToken(tx, user.id, hashToken(token), new Date(Date.now() + RESET_TOKEN_TTL_MS));
+    const link = await issueResetLink(tx, publicUrl, user.id, RESET_TOKEN_TTL_MS);
     await mailer.send(passwordResetEmail(to, link), { tx });
   });
+}
+
+/**
+ * A single-use link to the reset-password page, valid for `validForMs`. Families use it too,
+ * as the set-password link of an account made without a password.
+ */
+export async function issueResetLink(tx: Tx, publicUrl: string, userId: string, validForMs: number) {
+  const token = newToken();
+  // Only the hash is stored: a database leak does not hand out working links.
+  await insertResetToken(tx, userId, hashToken(token), new Date(Date.now() + validForMs));
+  return `${publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
 }
 
 /** Another way of setting the password (an accepted invitation) ends the reset links too. */
@@ -71,11 +80,10 @@ export async function resetPassword(db: Db, token: string, password: string): Pr
     const row = await findResetToken(tx, tokenHash, true);
     if (!usable(row)) return false;
     await markUserResetTokensUsed(tx, row.userId);
-    await setPasswordHash(tx, row.userId, passwordHash);
+    await replacePassword(tx, row.userId, passwordHash);
     // A link sent to the address proves the reader owns it: an account someone else made for
     // that address becomes theirs (decision 0035).
     await claimAccount(tx, row.userId, 'password-link');
-    await revokeUserSessions(tx, row.userId);
     return true;
   });
   if (!done) throw new ValidationFailed(passwordResetMessages.invalidToken);

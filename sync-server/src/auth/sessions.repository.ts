@@ -1,19 +1,12 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
-import { effectiveLinkExists } from '../access/act-for.repository.ts';
+import { effectiveLinkExists } from '../access/effective-link.ts';
 import { memberships, sessions, users } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
+import { hashToken, newToken } from './tokens.ts';
 
 export const REFRESH_TOKEN_DAYS = 60;
 /** Two tabs refreshing at once both present the same token; the slower one may reuse it briefly. */
 export const REFRESH_REUSE_GRACE_MS = 60_000;
-
-export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('base64url');
-}
-export function newToken(): string {
-  return randomBytes(32).toString('base64url');
-}
 
 export type NewSession = {
   userId: string;

@@ -9,10 +9,7 @@ import type { Mailer } from '../adapters/mailer/port.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import { claimInvitedAccount } from '../crm/accept-invitation.service.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
-import {
-  findOrganization,
-  insertOrganizationWithOwner,
-} from '../organizations/organizations.repository.ts';
+import { createOrganizationIn, findOrganization } from '../organizations/organizations.service.ts';
 import { SignupInvalid } from './auth.errors.ts';
 import { enrolCustomer } from '../crm/roster.service.ts';
 import { hashPassword } from './passwords.ts';
@@ -49,8 +46,8 @@ export async function signUp(deps: SignupDeps, dto: SignupDto): Promise<SignupOu
     return await db.transaction(async (tx) => {
       if (dto.companyName) {
         const userId = await insertUser(tx, person);
-        const org = await insertOrganizationWithOwner(tx, userId, {
-          label: dto.companyName,
+        const org = await createOrganizationIn(tx, userId, {
+          companyName: dto.companyName,
           companyLocation: dto.companyLocation,
         });
         await mergeUserAttributes(tx, userId, { lastProfile: { view: 'org', orgId: org.id } });

@@ -4,7 +4,7 @@ import type { Db } from '../db/open-database.ts';
 import { Forbidden } from '../plugins/domain-errors.ts';
 import type { SessionContext } from '../plugins/session.ts';
 import { insertAuditEntry } from './audit.repository.ts';
-import { readRole } from '../access/act-for.repository.ts';
+import { readRole } from '../access/act-for.ts';
 import { decideActFor, isRefusal, keyboardOf, principalOf } from '../access/act-for.ts';
 import { listMemberships } from './memberships.repository.ts';
 import { chooseProfile, requestedProfile, type Profile } from './profile-choice.ts';

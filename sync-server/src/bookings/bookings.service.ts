@@ -5,6 +5,9 @@ import type { Change, RuleError } from '../sync/collection-definition.ts';
 import { membersOf } from '../sync/memberships.ts';
 import { upsertBookings } from './bookings.repository.ts';
 
+// The replication registry (sync/collections) reads stored rows as documents through here.
+export { bookingToDoc } from './bookings.repository.ts';
+
 export const bookingMessages = {
   notACustomer: 'Bookings can only be made for customers of this organization.',
   customerStatus: 'Customers can book or cancel; attendance is recorded by staff.',

@@ -20,6 +20,9 @@ import {
 } from './branding.repository.ts';
 import { makeBrandIcons } from './logo-images.ts';
 
+// The replication registry (sync/collections) reads stored rows as documents through here.
+export { orgBrandingToDoc } from './branding.repository.ts';
+
 const unknownOrganization = () => new NotFound('This organization does not exist.');
 
 export async function getBrandingSettings(

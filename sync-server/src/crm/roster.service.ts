@@ -8,9 +8,12 @@ import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
 import type { Tx } from '../db/open-database.ts';
 import type { Actor } from '../sync/actor.ts';
 import type { Change, RuleError } from '../sync/collection-definition.ts';
-import { insertCustomerMembership } from '../auth/memberships.repository.ts';
+import { insertCustomerMembership } from '../auth/accounts.service.ts';
 import { notifyChange } from '../sync/change-feed.ts';
 import { upsertRosterItems } from './roster.repository.ts';
+
+// The replication registry (sync/collections) reads stored rows as documents through here.
+export { rosterItemToDoc } from './roster.repository.ts';
 
 export const rosterMessages = {
   addThroughInvite: 'Customers are added with Add customer, not created offline.',

@@ -14,7 +14,7 @@ import type {
   ValidateChildResponse,
 } from '@platform/schema/families/families.zod';
 import type { z } from 'zod';
-import { findUserById } from '../auth/users.repository.ts';
+import { findUserById } from '../auth/accounts.service.ts';
 import { Forbidden, NotFound } from '../plugins/domain-errors.ts';
 import { authorityOver, type FamilyActor } from './families.access.ts';
 import { FamilyFormInvalid } from './families.errors.ts';

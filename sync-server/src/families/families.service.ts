@@ -3,12 +3,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import { guardianMessages, familyMessages } from '@platform/schema/families/families.messages';
 import type { FamilyMember } from '@platform/schema/families/families.zod';
 import type { Mailer, OutgoingEmail } from '../adapters/mailer/port.ts';
-import { isAncestorOf, linkGuardian } from '../auth/guardians.repository.ts';
-import { insertResetToken } from '../auth/password-reset.repository.ts';
-import { hashToken, newToken } from '../auth/sessions.repository.ts';
+import {
+  findUserByEmail,
+  insertUser,
+  isAncestorOf,
+  linkGuardian,
+} from '../auth/accounts.service.ts';
+import { issueResetLink } from '../auth/password-reset.service.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
-import { findOrganization } from '../organizations/organizations.repository.ts';
+import { findOrganization } from '../organizations/organizations.service.ts';
 import { enrolCustomer, restampRosterItemsOf } from '../crm/roster.service.ts';
 import { isOwnerActing, type FamilyActor, type FamilyAuthority } from './families.access.ts';
 import {
@@ -16,7 +20,6 @@ import {
   childLinkRequestEmail,
   SET_PASSWORD_LINK_DAYS,
 } from './families.email.ts';
-import { findUserByEmail, insertUser } from '../auth/users.repository.ts';
 import { FamilyFormInvalid } from './families.errors.ts';
 import { customersAmong, insertFamilyAudit, type FamilyAuditEntry } from './families.repository.ts';
 
@@ -228,10 +231,7 @@ export async function auditFamilyChange(
  * (the same table and page as Forgot password), valid longer because nobody asked for it.
  */
 export async function issueSetPasswordLink(tx: Tx, publicUrl: string, userId: string) {
-  const token = newToken();
-  const expiresAt = new Date(Date.now() + SET_PASSWORD_LINK_DAYS * 86_400_000);
-  await insertResetToken(tx, userId, hashToken(token), expiresAt);
-  return `${publicUrl}/auth/reset-password?token=${encodeURIComponent(token)}`;
+  return issueResetLink(tx, publicUrl, userId, SET_PASSWORD_LINK_DAYS * 86_400_000);
 }
 
 /**

@@ -3,8 +3,7 @@ import { familyMessages } from '@platform/schema/families/families.messages';
 import type { FamilyMember, guardiansRequestSchema } from '@platform/schema/families/families.zod';
 import type { z } from 'zod';
 import type { OutgoingEmail } from '../adapters/mailer/port.ts';
-import { unlinkGuardian } from '../auth/guardians.repository.ts';
-import { findUserByEmail, findUserById, insertUser } from '../auth/users.repository.ts';
+import { findUserByEmail, findUserById, insertUser, unlinkGuardian } from '../auth/accounts.service.ts';
 import { Forbidden, NotFound } from '../plugins/domain-errors.ts';
 import { restampRosterItemsOf } from '../crm/roster.service.ts';
 import {

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
-import { hashToken } from '../auth/sessions.repository.ts';
+import { hashToken } from '../auth/tokens.ts';
+import type { Db } from '../db/open-database.ts';
 import { Unauthenticated } from '../plugins/domain-errors.ts';
 import {
   findLiveKiosk,
@@ -51,4 +52,12 @@ export async function requireKiosk(
   const kiosk = await pending;
   if (!kiosk) throw new Unauthenticated(kioskMessages.kioskEnded);
   return kiosk;
+}
+
+/**
+ * Whether a kiosk still stands: not ended, not expired, its starter still holds the kiosk
+ * claim. An open replication stream asks it again and again.
+ */
+export async function isKioskLive(db: Db, kioskId: string): Promise<boolean> {
+  return (await findLiveKiosk(db, { id: kioskId })) !== null;
 }

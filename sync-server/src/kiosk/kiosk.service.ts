@@ -4,7 +4,7 @@ import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { MAX_PIN_FAILURES, pinSchema } from '@platform/schema/kiosk/kiosk-pin.rules';
 import { verifyPassword } from '../auth/passwords.ts';
 import { verifyPasswordWithinLimits } from '../auth/sign-in-limits.ts';
-import { hashToken, newToken } from '../auth/sessions.repository.ts';
+import { hashToken, newToken } from '../auth/tokens.ts';
 import type { Db } from '../db/open-database.ts';
 import type { SessionContext } from '../plugins/session.ts';
 import { attemptSucceeded, startAttempt, waitingSubjects } from '../rate-limits/rate-limits.ts';

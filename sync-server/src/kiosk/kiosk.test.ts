@@ -5,7 +5,7 @@ import { loginMessages } from '@platform/schema/auth/auth.messages';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { kioskSchema } from '@platform/schema/kiosk/kiosk.zod';
 import { mergeTimeEntries } from '@platform/schema/time-tracking/time-entry.conflict';
-import { hashToken } from '../auth/sessions.repository.ts';
+import { hashToken } from '../auth/tokens.ts';
 import { signInLimits } from '../auth/sign-in-limits.ts';
 import { TEST_PASSWORD } from '../testing/auth-fixtures.ts';
 import { CookieJar } from '../testing/cookie-jar.ts';

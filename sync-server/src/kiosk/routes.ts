@@ -8,7 +8,7 @@ import {
 } from '@platform/schema/kiosk/kiosk.zod';
 import { kioskClaims } from '@platform/schema/organizations/claims';
 import { assertOwnSession } from '../access/act-for.ts';
-import { removeSessionTokens } from '../notifications/notification-tokens.repository.ts';
+import { forgetSessionDevices } from '../notifications/notifications.service.ts';
 import { requireClaim, requireSession, sessionFirst } from '../plugins/session.ts';
 import { findLiveKiosk } from './kiosk-devices.repository.ts';
 import { clearKioskCookie, requireKiosk, setKioskCookie } from './kiosk-credential.ts';
@@ -36,7 +36,7 @@ export async function kioskRoutes(app: FastifyInstance) {
         request.headers['user-agent'],
       );
       // The device stops being the staff member's: their session ends here, as on sign-out.
-      await removeSessionTokens(app.db, session.sessionId);
+      await forgetSessionDevices(app.db, session.sessionId);
       await app.sessions.end(request, reply);
       setKioskCookie(app, reply, token);
       const kiosk = await findLiveKiosk(app.db, { id: kioskId });

@@ -14,9 +14,18 @@ import {
   findLiveDevices,
   isDeviceRegistered,
   removeDeviceToken,
+  removeSessionTokens,
   upsertDeviceToken,
 } from './notification-tokens.repository.ts';
 import { isKnownPushService } from './push-services.ts';
+
+// The notifier's device delivery (adapters/notifier) reads the registered devices and drops
+// the ones a push service says are gone (decision 0053: through here, not the repository).
+export {
+  findLiveDevices,
+  removeTokens,
+  type NotificationToken,
+} from './notification-tokens.repository.ts';
 
 type AddInput = Extract<NotificationsRequest, { action: 'add-notification-token' }>;
 
@@ -83,4 +92,13 @@ export async function sendTestNotification(
     url: '/dashboard',
   });
   return { status: 'queued', deviceCount: devices.length, recordedOnly };
+}
+
+/**
+ * A session that ends (sign-out, or a staff device turning into a kiosk) takes its devices'
+ * registrations with it: the device stops receiving the person's notices. Sessions are
+ * revoked, not deleted, so nothing else would remove them.
+ */
+export async function forgetSessionDevices(db: Db, sessionId: string): Promise<void> {
+  await removeSessionTokens(db, sessionId);
 }

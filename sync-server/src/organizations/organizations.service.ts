@@ -5,7 +5,7 @@ import type {
 import type { Claim } from '@platform/schema/organizations/claims';
 import type { OrgHome } from '@platform/schema/organizations/org-home.zod';
 import { orgRegion, type OrgRegion } from '@platform/schema/organizations/org-region.rules';
-import type { Db } from '../db/open-database.ts';
+import type { Db, Tx } from '../db/open-database.ts';
 import { readOrgHomeCounts } from './org-home.repository.ts';
 import {
   defaultWaiverText,
@@ -26,13 +26,23 @@ export async function createOrganization(
   ownerUserId: string,
   input: CreateOrganizationInput,
 ) {
-  return db.transaction((tx) =>
-    insertOrganizationWithOwner(tx, ownerUserId, {
-      label: input.companyName,
-      companyLocation: input.companyLocation,
-    }),
-  );
+  return db.transaction((tx) => createOrganizationIn(tx, ownerUserId, input));
 }
+
+/** The same inside the caller's transaction: a signup that creates its company too. */
+export async function createOrganizationIn(
+  tx: Tx,
+  ownerUserId: string,
+  input: CreateOrganizationInput,
+) {
+  return insertOrganizationWithOwner(tx, ownerUserId, {
+    label: input.companyName,
+    companyLocation: input.companyLocation,
+  });
+}
+
+// Other features read an organisation as it is stored, through here (decision 0053).
+export { findOrganization };
 
 /** The caller has checked manage-org-settings; the zone was checked by the input schema. */
 export async function changeOrganizationTimezone(db: Db, input: SetOrganizationTimezoneInput) {

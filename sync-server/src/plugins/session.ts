@@ -11,7 +11,7 @@ import {
   revokeSession,
   rotateRefreshToken,
   type NewSession,
-} from '../auth/sessions.repository.ts';
+} from '../auth/sessions.service.ts';
 import { Forbidden, Unauthenticated } from './domain-errors.ts';
 
 export const ACCESS_COOKIE = 'access_token';

@@ -9,13 +9,12 @@ import {
 import { settingsMessages } from '@platform/schema/settings/settings.messages';
 import { hashPassword } from '../auth/passwords.ts';
 import { verifyPasswordWithinLimits } from '../auth/sign-in-limits.ts';
-import { revokeUserSessions } from '../auth/sessions.repository.ts';
 import {
   findUserById,
   mergeUserAttributes,
-  setPasswordHash,
+  replacePassword,
   type UserRow,
-} from '../auth/users.repository.ts';
+} from '../auth/accounts.service.ts';
 import type { Db } from '../db/open-database.ts';
 import { NotFound } from '../plugins/domain-errors.ts';
 import { renameRosterItemsOf } from '../crm/roster.service.ts';
@@ -85,10 +84,7 @@ export async function changePassword(
       { field: 'currentPassword', message: settingsMessages.currentPasswordWrong },
     ]);
   const passwordHash = await hashPassword(input.newPassword);
-  await db.transaction(async (tx) => {
-    await setPasswordHash(tx, user.id, passwordHash);
-    await revokeUserSessions(tx, user.id, current.sessionId);
-  });
+  await db.transaction((tx) => replacePassword(tx, user.id, passwordHash, current.sessionId));
   return { ok: true };
 }
 

@@ -1,10 +1,9 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KIOSK_REQUEST_HEADER } from '@platform/schema/kiosk/kiosk.zod';
-import { childrenActedFor } from '../access/act-for.repository.ts';
-import { findLiveSession } from '../auth/sessions.repository.ts';
+import { childrenActedFor } from '../access/act-for.ts';
+import { findLiveSession } from '../auth/sessions.service.ts';
 import type { Db } from '../db/open-database.ts';
-import { findLiveKiosk } from '../kiosk/kiosk-devices.repository.ts';
-import { requireKiosk } from '../kiosk/kiosk-credential.ts';
+import { isKioskLive, requireKiosk } from '../kiosk/kiosk-credential.ts';
 import { requireSession, type SessionContext } from '../plugins/session.ts';
 
 /**
@@ -59,7 +58,7 @@ export async function replicatingActor(
       actor,
       holder: `kiosk:${kiosk.id}`,
       // A kiosk's scope is its organisation's, fixed when it started.
-      currentActor: async () => ((await findLiveKiosk(app.db, { id: kiosk.id })) ? actor : null),
+      currentActor: async () => ((await isKioskLive(app.db, kiosk.id)) ? actor : null),
     };
   }
   const session = await requireSession(request);

@@ -19,10 +19,10 @@ import {
 import { teamMessages } from '@platform/schema/team/team.messages';
 import type { Mailer } from '../adapters/mailer/port.ts';
 import { Forbidden } from '../plugins/domain-errors.ts';
-import { revokeOrgViewSessions } from '../auth/sessions.repository.ts';
+import { revokeOrgViewSessions } from '../auth/sessions.service.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
-import { findOrganization } from '../organizations/organizations.repository.ts';
+import { findOrganization } from '../organizations/organizations.service.ts';
 import type { TeamManager } from './team.access.ts';
 import {
   AlreadyInvited,

@@ -12,6 +12,9 @@ import {
   upsertTimeEntries,
 } from './time-entries.repository.ts';
 
+// The replication registry (sync/collections) reads stored rows as documents through here.
+export { timeEntryToDoc } from './time-entries.repository.ts';
+
 export const timeEntryServiceMessages = {
   cannotMove: 'A time entry cannot be moved to another person.',
   notStaff: 'Time entries can only be recorded for staff of this organization.',

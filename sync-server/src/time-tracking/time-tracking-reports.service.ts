@@ -5,7 +5,7 @@ import type {
   TimeTrackingPerson,
 } from '@platform/schema/time-tracking/time-tracking.zod';
 import type { Db } from '../db/open-database.ts';
-import { findOrganization } from '../organizations/organizations.repository.ts';
+import { findOrganization } from '../organizations/organizations.service.ts';
 import type { Actor } from '../sync/actor.ts';
 import type { ReportUnreadable } from '../sync/read-document.ts';
 import { csvDocument, payrollCsvHeader, payrollRecord } from './payroll-csv.ts';

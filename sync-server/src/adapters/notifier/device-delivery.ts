@@ -10,7 +10,7 @@ import {
   findLiveDevices,
   removeTokens,
   type NotificationToken,
-} from '../../notifications/notification-tokens.repository.ts';
+} from '../../notifications/notifications.service.ts';
 import type { Notice, Notifier } from './port.ts';
 
 /** What one device's push service answered. `gone`: the registration no longer exists. */

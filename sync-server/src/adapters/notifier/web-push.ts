@@ -1,7 +1,7 @@
 import type { Agent } from 'node:https';
 import webpush from 'web-push';
 import type { Db } from '../../db/open-database.ts';
-import type { NotificationToken } from '../../notifications/notification-tokens.repository.ts';
+import type { NotificationToken } from '../../notifications/notifications.service.ts';
 import { deliverToDevices, mapLimited, type DeviceResult } from './device-delivery.ts';
 import type { Notice, Notifier } from './port.ts';
 

@@ -7,15 +7,16 @@ import {
 } from '@platform/schema/db';
 import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
 import { accessTo } from '@platform/schema/sync/access.rules';
-import { bookingToDoc } from '../../bookings/bookings.repository.ts';
 import { customerNoteToDoc, writeCustomerNotes } from '../../crm/customer-notes.sync.ts';
-import { orgBrandingToDoc } from '../../branding/branding.repository.ts';
-import { writeBookings } from '../../bookings/bookings.service.ts';
+import { orgBrandingToDoc } from '../../branding/branding.service.ts';
+import { bookingToDoc, writeBookings } from '../../bookings/bookings.service.ts';
 import { Forbidden } from '../../plugins/domain-errors.ts';
-import { rosterItemToDoc } from '../../crm/roster.repository.ts';
-import { writeRosterItems } from '../../crm/roster.service.ts';
-import { timeEntryToDoc } from '../../time-tracking/time-entries.repository.ts';
-import { timeEntryWriteGroup, writeTimeEntries } from '../../time-tracking/time-entries.service.ts';
+import { rosterItemToDoc, writeRosterItems } from '../../crm/roster.service.ts';
+import {
+  timeEntryToDoc,
+  timeEntryWriteGroup,
+  writeTimeEntries,
+} from '../../time-tracking/time-entries.service.ts';
 import { limitToClockMoves } from '../../kiosk/kiosk-writes.ts';
 import type { Actor, Scope } from '../actor.ts';
 import type { AnyReplicatedCollection } from '../collection-definition.ts';
