@@ -17,6 +17,7 @@ import { metricsPlugin } from './plugins/metrics.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { rateLimitsPlugin } from './plugins/rate-limits.ts';
+import { routeContractsPlugin } from './plugins/route-contracts.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { healthRoutes } from './health/routes.ts';
 import { webManifestRoutes } from './web-manifest/routes.ts';
@@ -78,6 +79,8 @@ export async function buildApp(deps: AppDeps) {
   await app.register(formbody);
   await app.register(jsonBodyPlugin);
   await app.register(httpMapPlugin);
+  // Zod compiles every route's declared schemas; before any route is added.
+  await app.register(routeContractsPlugin);
   await app.register(drainingPlugin);
   await app.register(dbPlugin, { database: deps.database });
   await app.register(jobsPlugin, { settings: deps.jobs ?? {} });

@@ -67,18 +67,6 @@ export const signupDtoSchema = z.object({
 export type SignupDto = z.infer<typeof signupDtoSchema>;
 
 /** spec §7 create-account: the family actions beside signup (issue 5 Families). */
-export const familyAccountActions = [
-  'validate-child',
-  'create-children',
-  'attach-child-to-guardian',
-] as const;
-
-export const createAccountRequestSchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('signup'), signupDto: z.unknown() }),
-  // Their payloads are parsed by schema/src/families/families.zod.ts.
-  z.looseObject({ action: z.enum(familyAccountActions) }),
-]);
-
 export const fieldErrorSchema = z.object({ field: z.string(), message: z.string() });
 export type FieldError = z.infer<typeof fieldErrorSchema>;
 

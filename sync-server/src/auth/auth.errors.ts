@@ -23,7 +23,7 @@ export class SignupInvalid extends ValidationFailed {
   constructor(readonly errors: FieldError[]) {
     super(signupMessages.invalidDetails, errors);
   }
-  toBody() {
+  override toBody() {
     return { success: false as const, errorType: 'validation' as const, errors: this.errors };
   }
 }

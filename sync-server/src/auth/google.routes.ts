@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { googleLoginFormSchema, googleRedirectFormSchema } from '@platform/schema/auth/google.zod';
 import { GoogleSignInFailed } from './auth.errors.ts';
@@ -11,6 +12,9 @@ const redirectQuerySchema = z.object({
   // The branded app the person came from; anything but a lower-case UUID is ignored.
   orgId: z.uuid().optional().catch(undefined),
 });
+// A malformed form is not refused: it carries no token, and signing in fails with a redirect.
+const loginForm = googleLoginFormSchema.optional().catch(undefined);
+const redirectForm = googleRedirectFormSchema.optional().catch(undefined);
 
 /** spec §7 Google sign-in: both endpoints are browser form posts and always answer a 303. */
 export async function googleRoutes(
@@ -18,9 +22,10 @@ export async function googleRoutes(
   opts: { googleKeys?: GoogleKeys | undefined },
 ) {
   const verify = googleVerifier(app.config.google, opts.googleKeys);
+  const api = app.withTypeProvider<ZodTypeProvider>();
 
-  app.post('/auth/login-with-google', async (request, reply) => {
-    const form = googleLoginFormSchema.safeParse(request.body).data;
+  api.post('/auth/login-with-google', { schema: { body: loginForm } }, async (request, reply) => {
+    const form = request.body;
     return complete(request, reply, {
       idToken: form?.id_token ?? '',
       redirectTo: form?.redirect_to,
@@ -30,16 +35,19 @@ export async function googleRoutes(
 
   // Google Identity Services (redirect mode) posts here from accounts.google.com, with the
   // g_csrf_token double-submit cookie as its CSRF proof.
-  app.post(
+  api.post(
     '/auth/external/login/google',
-    { config: { crossSiteOrigins: [GOOGLE_ORIGIN] } },
+    {
+      schema: { querystring: redirectQuerySchema, body: redirectForm },
+      config: { crossSiteOrigins: [GOOGLE_ORIGIN] },
+    },
     async (request, reply) => {
-      const { redirectTo, orgId } = redirectQuerySchema.parse(request.query);
-      const form = googleRedirectFormSchema.safeParse(request.body);
+      const { redirectTo, orgId } = request.query;
+      const form = request.body;
       // Google's `credential` must come with the g_csrf_token body field equal to its cookie.
-      const proof = form.data?.g_csrf_token;
-      const proven = proof ? proof === request.cookies['g_csrf_token'] : !form.data?.credential;
-      const token = proven ? (form.data?.credential ?? form.data?.id_token ?? '') : '';
+      const proof = form?.g_csrf_token;
+      const proven = proof ? proof === request.cookies['g_csrf_token'] : !form?.credential;
+      const token = proven ? (form?.credential ?? form?.id_token ?? '') : '';
       return complete(request, reply, {
         idToken: token,
         redirectTo,

@@ -1,4 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { z } from 'zod';
 import { impersonateFormSchema, loginInputSchema } from '@platform/schema/auth/auth.zod';
 import { safeRedirectPath } from '@platform/schema/auth/redirect.rules';
 import { requireSession } from '../plugins/session.ts';
@@ -8,12 +10,34 @@ import { switchAccount } from './switch-account.service.ts';
 
 /** spec §7 POST /auth/login: JSON log-in answers the next path as text; the form switches accounts. */
 export async function loginRoutes(app: FastifyInstance) {
-  app.post('/auth/login', async (request, reply) =>
-    isFormPost(request) ? switchAccountHandler(request, reply) : logInHandler(request, reply),
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/auth/login',
+    {
+      schema: {
+        body: {
+          content: {
+            'application/json': { schema: loginInputSchema },
+            'application/x-www-form-urlencoded': { schema: impersonateFormSchema },
+          },
+        },
+      },
+      // Switching accounts is for the signed in: 401 before the form is read.
+      preValidation: async (request) => {
+        if (isFormPost(request)) await requireSession(request);
+      },
+    },
+    // The body was checked against its content type's schema above (typed per branch here).
+    async (request, reply) =>
+      isFormPost(request)
+        ? switchAccountHandler(request, reply, request.body as z.output<typeof impersonateFormSchema>)
+        : logInHandler(request, reply, request.body as z.output<typeof loginInputSchema>),
   );
 
-  async function logInHandler(request: FastifyRequest, reply: FastifyReply) {
-    const input = loginInputSchema.parse(request.body);
+  async function logInHandler(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    input: z.output<typeof loginInputSchema>,
+  ) {
     const signedIn = await logIn(app.db, { ...input, ip: request.ip });
     await app.sessions.start(reply, { ...signedIn, userAgent: request.headers['user-agent'] });
     return reply
@@ -21,9 +45,12 @@ export async function loginRoutes(app: FastifyInstance) {
       .send(safeRedirectPath(input.redirectTo, '/dashboard'));
   }
 
-  async function switchAccountHandler(request: FastifyRequest, reply: FastifyReply) {
+  async function switchAccountHandler(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: z.output<typeof impersonateFormSchema>,
+  ) {
     const session = await requireSession(request);
-    const form = impersonateFormSchema.parse(request.body);
     const next = await switchAccount(app.db, session, form);
     await app.sessions.start(reply, { ...next, userAgent: request.headers['user-agent'] });
     return reply.redirect(safeRedirectPath(form.redirectTo, '/dashboard'), 303);

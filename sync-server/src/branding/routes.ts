@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   brandIconFiles,
@@ -6,7 +7,7 @@ import {
   brandingSettingsSchema,
   LOGO_MAX_BYTES,
 } from '@platform/schema/branding/branding.zod';
-import { requireClaim } from '../plugins/session.ts';
+import { orgClaimFirst, requireClaim } from '../plugins/session.ts';
 import { NotFound, ValidationFailed } from '../plugins/domain-errors.ts';
 import { renderManifest } from '../web-manifest/render-manifest.ts';
 import type { ShellTransform } from '../web/spa.ts';
@@ -24,12 +25,20 @@ import {
 // case-insensitively, JavaScript strings exactly).
 const orgIdSchema = z.uuid().transform((id) => id.toLowerCase());
 const orgParams = z.object({ orgId: orgIdSchema });
-const iconParams = z.object({
-  orgId: orgIdSchema,
-  version: z.string().regex(/^[0-9a-f]{16}$/),
-  file: z.enum(brandIconFiles),
-});
-const manifestParams = z.object({ file: z.string().regex(/^[0-9a-f-]{36}\.webmanifest$/i) });
+// Asset paths that name nothing answer the not-found page, never a 400.
+const iconParams = z
+  .object({
+    orgId: orgIdSchema,
+    version: z.string().regex(/^[0-9a-f]{16}$/),
+    file: z.enum(brandIconFiles),
+  })
+  .nullable()
+  .catch(null);
+const manifestParams = z
+  .object({ file: z.string().regex(/^[0-9a-f-]{36}\.webmanifest$/i) })
+  .transform(({ file }) => ({ orgId: orgIdSchema.safeParse(file.slice(0, 36)).data }))
+  .catch({ orgId: undefined });
+const noSuchOrganization = () => new NotFound('This organization does not exist.');
 
 /** The claim that changes how the organisation's app looks (spec §6 Organization). */
 const brandingClaim = ['manage-org-branding'] as const;
@@ -39,25 +48,41 @@ const brandingClaim = ['manage-org-branding'] as const;
  * turned into icons, each organisation's web app manifest and its icons.
  */
 export async function brandingRoutes(app: FastifyInstance) {
-  app.get('/api/branding/:orgId', async (request, reply) => {
-    const parsed = orgParams.safeParse(request.params);
-    const row = parsed.success ? await findBranding(app.db, parsed.data.orgId) : undefined;
-    if (!row) throw new NotFound('This organization does not exist.');
-    reply.header('cache-control', 'no-cache');
-    return toPublicBranding(row);
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  // Public: an id that is not one answers as an unknown organisation does.
+  api.get(
+    '/api/branding/:orgId',
+    { schema: { params: orgParams }, config: { invalidInput: noSuchOrganization } },
+    async (request, reply) => {
+      const row = await findBranding(app.db, request.params.orgId);
+      if (!row) throw noSuchOrganization();
+      reply.header('cache-control', 'no-cache');
+      return toPublicBranding(row);
+    },
+  );
 
-  app.get('/api/organizations/:orgId/branding', async (request) => {
-    const { orgId } = orgParams.parse(request.params);
-    await requireClaim(request, orgId, brandingClaim);
-    return getBrandingSettings(app.db, orgId);
-  });
+  api.get(
+    '/api/organizations/:orgId/branding',
+    { schema: { params: orgParams } },
+    async (request) => {
+      const { orgId } = request.params;
+      await requireClaim(request, orgId, brandingClaim);
+      return getBrandingSettings(app.db, orgId);
+    },
+  );
 
-  app.put('/api/organizations/:orgId/branding', async (request) => {
-    const { orgId } = orgParams.parse(request.params);
-    await requireClaim(request, orgId, brandingClaim);
-    return saveBrandingSettings(app.db, orgId, brandingSettingsSchema.parse(request.body));
-  });
+  api.put(
+    '/api/organizations/:orgId/branding',
+    {
+      schema: { params: orgParams, body: brandingSettingsSchema },
+      preValidation: orgClaimFirst(brandingClaim),
+    },
+    async (request) => {
+      const { orgId } = request.params;
+      await requireClaim(request, orgId, brandingClaim);
+      return saveBrandingSettings(app.db, orgId, request.body);
+    },
+  );
 
   // The logo is the request body itself, whatever its type: the image library decides what
   // it is. Its own limit, above the app's 1 MiB, so a large file gets the words for it.
@@ -68,48 +93,54 @@ export async function brandingRoutes(app: FastifyInstance) {
       { parseAs: 'buffer', bodyLimit: LOGO_MAX_BYTES * 2 },
       (_request, body, done) => done(null, body),
     );
-    upload.put(
-      '/api/organizations/:orgId/logo',
-      { bodyLimit: LOGO_MAX_BYTES * 2 },
-      async (request) => {
-        const { orgId } = orgParams.parse(request.params);
-        await requireClaim(request, orgId, brandingClaim);
-        const body = request.body;
-        if (!Buffer.isBuffer(body) || body.length === 0) {
-          throw new ValidationFailed(brandingMessages.logoNotAnImage);
-        }
-        if (body.length > LOGO_MAX_BYTES) throw new ValidationFailed(brandingMessages.logoTooLarge);
-        return uploadLogo(app.db, orgId, body);
-      },
-    );
+    upload
+      .withTypeProvider<ZodTypeProvider>()
+      .put(
+        '/api/organizations/:orgId/logo',
+        { bodyLimit: LOGO_MAX_BYTES * 2, schema: { params: orgParams } },
+        async (request) => {
+          const { orgId } = request.params;
+          await requireClaim(request, orgId, brandingClaim);
+          const body = request.body;
+          if (!Buffer.isBuffer(body) || body.length === 0) {
+            throw new ValidationFailed(brandingMessages.logoNotAnImage);
+          }
+          if (body.length > LOGO_MAX_BYTES)
+            throw new ValidationFailed(brandingMessages.logoTooLarge);
+          return uploadLogo(app.db, orgId, body);
+        },
+      );
   });
 
-  app.delete('/api/organizations/:orgId/logo', async (request) => {
-    const { orgId } = orgParams.parse(request.params);
-    await requireClaim(request, orgId, brandingClaim);
-    return removeLogo(app.db, orgId);
-  });
+  api.delete(
+    '/api/organizations/:orgId/logo',
+    { schema: { params: orgParams } },
+    async (request) => {
+      const { orgId } = request.params;
+      await requireClaim(request, orgId, brandingClaim);
+      return removeLogo(app.db, orgId);
+    },
+  );
 
   // Icon URLs carry the logo's version, so they never change content: cached for a year.
-  app.get('/org-assets/:orgId/:version/:file', async (request, reply) => {
-    const parsed = iconParams.safeParse(request.params);
-    if (!parsed.success) return reply.callNotFound();
-    const { orgId, version, file } = parsed.data;
-    const image = await readIcon(app.db, orgId, version, file);
-    if (!image) return reply.callNotFound();
-    return reply
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .type('image/png')
-      .send(image);
-  });
+  api.get(
+    '/org-assets/:orgId/:version/:file',
+    { schema: { params: iconParams } },
+    async (request, reply) => {
+      if (!request.params) return reply.callNotFound();
+      const { orgId, version, file } = request.params;
+      const image = await readIcon(app.db, orgId, version, file);
+      if (!image) return reply.callNotFound();
+      return reply
+        .header('cache-control', 'public, max-age=31536000, immutable')
+        .type('image/png')
+        .send(image);
+    },
+  );
 
-  app.get('/manifests/:file', async (request, reply) => {
-    const parsed = manifestParams.safeParse(request.params);
-    const orgId = parsed.success ? parsed.data.file.slice(0, 36).toLowerCase() : null;
-    const row =
-      orgId && orgParams.safeParse({ orgId }).success
-        ? await findBranding(app.db, orgId)
-        : undefined;
+  api.get('/manifests/:file', { schema: { params: manifestParams } }, async (request, reply) => {
+    const { orgId } = request.params;
+    const row = orgId ? await findBranding(app.db, orgId) : undefined;
     if (!row) return reply.callNotFound();
     const body = JSON.stringify(renderManifest(brandedManifestData(row)));
     // Revalidated on every use (names and colours change), answered 304 when unchanged.

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   addCustomerRequestSchemaFor,
@@ -28,23 +29,32 @@ import {
 } from './join-invitations.service.ts';
 import { searchRoster } from './roster-search.repository.ts';
 import { organizationRegion } from '../organizations/organizations.service.ts';
-import { requireSession, type SessionContext } from '../plugins/session.ts';
+import { requireSession, sessionFirst, type SessionContext } from '../plugins/session.ts';
 
 const rosterParams = z.object({ rosterId: z.string().min(1).max(100) });
-const rosterIdOf = (request: FastifyRequest) => rosterParams.parse(request.params).rosterId;
+const invitationParams = z.object({ invitationId: z.uuid() });
+
+/** Staff first: a caller without the claim learns nothing about the input's shape (403). */
+const crmStaffFirst = async (request: FastifyRequest) => {
+  await requireCrmStaff(request);
+};
 
 /** The CRM API (issue 7); paths and shapes in schema/src/crm/crm.zod.ts. */
 export async function crmRoutes(app: FastifyInstance) {
-  app.get('/api/crm/customers', async (request) => {
-    // Staff first: a caller without the claim learns nothing about the query's shape.
-    const staff = await requireCrmStaff(request);
-    const query = rosterSearchQuerySchema.parse(request.query);
-    return searchRoster(app.db, { orgId: staff.orgId, ...query });
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    '/api/crm/customers',
+    { schema: { querystring: rosterSearchQuerySchema }, preValidation: crmStaffFirst },
+    async (request) => {
+      const staff = await requireCrmStaff(request);
+      return searchRoster(app.db, { orgId: staff.orgId, ...request.query });
+    },
+  );
 
-  app.post('/api/crm/customers', async (request, reply) => {
+  api.post('/api/crm/customers', async (request, reply) => {
     const staff = await requireCrmStaff(request);
-    // The phone is read as a number of the organisation's country (decision 0051).
+    // The phone is read as a number of the organisation's country (decision 0051): the body's
+    // schema depends on the organisation, so it cannot be declared once for the route.
     const { country } = await organizationRegion(app.db, staff.orgId);
     const input = addCustomerRequestSchemaFor(country).parse(request.body);
     await enforce(app.db, [
@@ -60,58 +70,85 @@ export async function crmRoutes(app: FastifyInstance) {
     return reply.code(201).send(await addCustomer(deps, staff, input));
   });
 
-  app.get('/api/crm/customers/:rosterId', async (request) =>
-    customerProfile(app.db, await requireCrmStaff(request), rosterIdOf(request)),
+  api.get(
+    '/api/crm/customers/:rosterId',
+    { schema: { params: rosterParams }, preValidation: crmStaffFirst },
+    async (request) =>
+      customerProfile(app.db, await requireCrmStaff(request), request.params.rosterId),
   );
 
-  app.put('/api/crm/customers/:rosterId/tags', async (request) => {
-    const staff = await requireCrmStaff(request);
-    const { tags } = setTagsRequestSchema.parse(request.body);
-    return setCustomerTags(app.db, staff, rosterIdOf(request), tags);
-  });
+  api.put(
+    '/api/crm/customers/:rosterId/tags',
+    { schema: { params: rosterParams, body: setTagsRequestSchema }, preValidation: crmStaffFirst },
+    async (request) => {
+      const staff = await requireCrmStaff(request);
+      return setCustomerTags(app.db, staff, request.params.rosterId, request.body.tags);
+    },
+  );
 
-  app.post('/api/crm/customers/:rosterId/notes', async (request, reply) => {
-    const staff = await requireCrmStaff(request);
-    const { body } = addNoteRequestSchema.parse(request.body);
-    return reply.code(201).send(await addCustomerNote(app.db, staff, rosterIdOf(request), body));
-  });
+  api.post(
+    '/api/crm/customers/:rosterId/notes',
+    { schema: { params: rosterParams, body: addNoteRequestSchema }, preValidation: crmStaffFirst },
+    async (request, reply) => {
+      const staff = await requireCrmStaff(request);
+      const note = await addCustomerNote(app.db, staff, request.params.rosterId, request.body.body);
+      return reply.code(201).send(note);
+    },
+  );
 
-  app.post('/api/crm/customers/:rosterId/metrics', async (request, reply) => {
-    const staff = await requireCrmStaff(request);
-    const metric = addMetricRequestSchema.parse(request.body);
-    return reply
-      .code(201)
-      .send(await addCustomerMetric(app.db, staff, rosterIdOf(request), metric));
-  });
+  api.post(
+    '/api/crm/customers/:rosterId/metrics',
+    {
+      schema: { params: rosterParams, body: addMetricRequestSchema },
+      preValidation: crmStaffFirst,
+    },
+    async (request, reply) => {
+      const staff = await requireCrmStaff(request);
+      const metric = await addCustomerMetric(app.db, staff, request.params.rosterId, request.body);
+      return reply.code(201).send(metric);
+    },
+  );
 
-  app.get('/api/crm/redirect', async (request) => {
-    const staff = await requireCrmStaff(request);
-    return resolveCustomer(app.db, staff, crmRedirectQuerySchema.parse(request.query));
-  });
+  api.get(
+    '/api/crm/redirect',
+    { schema: { querystring: crmRedirectQuerySchema }, preValidation: crmStaffFirst },
+    async (request) => resolveCustomer(app.db, await requireCrmStaff(request), request.query),
+  );
 
-  app.get('/api/crm/tags', async (request) => {
+  api.get('/api/crm/tags', async (request) => {
     const staff = await requireCrmStaff(request);
     return { tags: await tagsOfOrg(app.db, staff.orgId) };
   });
 
   // The invited person's side (decision 0035): organisations waiting for their answer.
-  app.get('/api/invitations', async (request) => {
+  api.get('/api/invitations', async (request) => {
     const { user } = await requireSession(request);
     return listPendingInvitations(app.db, user.id);
   });
 
-  app.post('/api/invitations/:invitationId/accept', async (request) =>
-    acceptInvitation(app.db, answererOf(await requireSession(request)), invitationIdOf(request)),
+  api.post(
+    '/api/invitations/:invitationId/accept',
+    { schema: { params: invitationParams }, preValidation: sessionFirst },
+    async (request) =>
+      acceptInvitation(
+        app.db,
+        answererOf(await requireSession(request)),
+        request.params.invitationId,
+      ),
   );
 
-  app.post('/api/invitations/:invitationId/decline', async (request) =>
-    declineInvitation(app.db, answererOf(await requireSession(request)), invitationIdOf(request)),
+  api.post(
+    '/api/invitations/:invitationId/decline',
+    { schema: { params: invitationParams }, preValidation: sessionFirst },
+    async (request) =>
+      declineInvitation(
+        app.db,
+        answererOf(await requireSession(request)),
+        request.params.invitationId,
+      ),
   );
 }
 
-const invitationParams = z.object({ invitationId: z.uuid() });
-const invitationIdOf = (request: FastifyRequest) =>
-  invitationParams.parse(request.params).invitationId;
 const answererOf = (current: SessionContext) => ({
   userId: current.user.id,
   switchedFrom: keyboardOf(current),

@@ -9,14 +9,10 @@ export class FamilyFormInvalid extends ValidationFailed {
   constructor(readonly errors: FieldError[]) {
     super(familyMessages.formInvalid, errors);
   }
-  toBody() {
+  override toBody() {
     return { message: familyMessages.formInvalid, errors: this.errors };
   }
 }
 
-/** Parses a request body with a families schema; its issues become form errors. */
-export function parseFamilyInput<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new FamilyFormInvalid(toFieldErrors(parsed.error));
-  return parsed.data;
-}
+/** A route's refused input in the families' form shape (the route's `invalidInput`). */
+export const familyFormInvalid = (error: z.ZodError) => new FamilyFormInvalid(toFieldErrors(error));

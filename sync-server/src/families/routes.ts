@@ -1,64 +1,66 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { familyAccountActions } from '@platform/schema/auth/auth.zod';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  attachChildRequestSchema,
-  createChildrenRequestSchema,
-  guardiansRequestSchema,
-  validateChildRequestSchema,
-} from '@platform/schema/families/families.zod';
-import { requireSession } from '../plugins/session.ts';
+  familyAccountActions,
+  type CreateAccountRequest,
+} from '@platform/schema/auth/create-account.zod';
+import { guardiansRequestSchema } from '@platform/schema/families/families.zod';
+import { requireSession, sessionFirst } from '../plugins/session.ts';
 import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
 import { attachChild, createChildren, validateChildren } from './children.service.ts';
 import { familyActorOf } from './families.access.ts';
-import { FamilyFormInvalid, parseFamilyInput } from './families.errors.ts';
+import { familyFormInvalid } from './families.errors.ts';
 import { validateChildLimit } from './families.limits.ts';
 import type { FamilyDeps } from './families.service.ts';
 import { runGuardiansAction } from './guardians.service.ts';
 
 /** spec §7 POST /api/guardians: one endpoint, the operation named by `action`. */
 export async function familiesRoutes(app: FastifyInstance) {
-  app.post('/api/guardians', async (request, reply) => {
-    // Signed in first: a caller without a session learns nothing about the body's shape.
-    const actor = familyActorOf(await requireSession(request));
-    return answerFormErrors(reply, () =>
-      runGuardiansAction(
-        depsOf(app, request),
-        actor,
-        parseFamilyInput(guardiansRequestSchema, request.body),
-      ),
-    );
-  });
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/api/guardians',
+    {
+      schema: { body: guardiansRequestSchema },
+      // Signed in first: a caller without a session learns nothing about the body's shape.
+      preValidation: sessionFirst,
+      // The families API answers invalid forms in its own shape: `{ message, errors }` (spec §8).
+      config: { invalidInput: familyFormInvalid },
+    },
+    async (request) => {
+      const actor = familyActorOf(await requireSession(request));
+      return runGuardiansAction(depsOf(app, request), actor, request.body);
+    },
+  );
 }
 
+type FamilyAccountAction = (typeof familyAccountActions)[number];
+type FamilyAccountRequest = Extract<CreateAccountRequest, { action: FamilyAccountAction }>;
+
+export const isFamilyAccountAction = (action: unknown): action is FamilyAccountAction =>
+  familyAccountActions.includes(action as FamilyAccountAction);
+
+/** validate-child is public — the signup page asks before the account exists; the others are not. */
+export const familyActionNeedsSession = (action: unknown) =>
+  isFamilyAccountAction(action) && action !== 'validate-child';
+
 /**
- * spec §7 POST /api/auth/create-account, the family actions (signup.routes.ts hands them over).
- * validate-child is public — the signup page asks before the account exists — and limited per
- * address; the others need a session.
+ * spec §7 POST /api/auth/create-account, the family actions (signup.routes.ts hands them over,
+ * validated; invalid ones answer `{ message, errors }` through familyFormInvalid).
+ * validate-child is limited per address.
  */
 export async function runFamilyAccountAction(
   app: FastifyInstance,
   request: FastifyRequest,
-  reply: FastifyReply,
-  action: (typeof familyAccountActions)[number],
+  input: FamilyAccountRequest,
 ) {
-  if (action === 'validate-child')
-    return answerFormErrors(reply, async () => {
-      const input = parseFamilyInput(validateChildRequestSchema, request.body);
-      const cost = 1 + input.children.length;
-      await enforce(app.db, [{ rule: validateChildLimit, subject: addressSubject(request.ip), cost }]);
-      return validateChildren(input);
-    });
+  if (input.action === 'validate-child') {
+    const cost = 1 + input.children.length;
+    await enforce(app.db, [{ rule: validateChildLimit, subject: addressSubject(request.ip), cost }]);
+    return validateChildren(input);
+  }
   const actor = familyActorOf(await requireSession(request));
   const deps = depsOf(app, request);
-  return answerFormErrors(reply, async () => {
-    if (action === 'create-children')
-      return createChildren(
-        deps,
-        actor,
-        parseFamilyInput(createChildrenRequestSchema, request.body),
-      );
-    return attachChild(deps, actor, parseFamilyInput(attachChildRequestSchema, request.body));
-  });
+  if (input.action === 'create-children') return createChildren(deps, actor, input);
+  return attachChild(deps, actor, input);
 }
 
 const depsOf = (app: FastifyInstance, request: FastifyRequest): FamilyDeps => ({
@@ -67,13 +69,3 @@ const depsOf = (app: FastifyInstance, request: FastifyRequest): FamilyDeps => ({
   publicUrl: app.config.publicUrl,
   log: request.log,
 });
-
-/** The families API answers invalid forms in its own shape: `{ message, errors }` (spec §8). */
-async function answerFormErrors<T>(reply: FastifyReply, run: () => Promise<T>) {
-  try {
-    return await run();
-  } catch (error) {
-    if (error instanceof FamilyFormInvalid) return reply.code(400).send(error.toBody());
-    throw error;
-  }
-}

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createOrganizationInputSchema,
   setOrganizationTimezoneInputSchema,
@@ -6,7 +7,7 @@ import {
 import { claims } from '@platform/schema/organizations/claims';
 import { z } from 'zod';
 import { assertOwnSession } from '../access/act-for.ts';
-import { requireClaim, requireSession } from '../plugins/session.ts';
+import { orgClaimFirst, requireClaim, requireSession, sessionFirst } from '../plugins/session.ts';
 import { waiverInputSchema } from '@platform/schema/organizations/documents.zod';
 import {
   changeOrganizationTimezone,
@@ -16,42 +17,62 @@ import {
   readWaiver,
 } from './organizations.service.ts';
 
-const orgParamsSchema = z.object({ orgId: z.uuid() });
+// Ids in lower case, as stored and as sessions carry them.
+const orgParamsSchema = z.object({ orgId: z.uuid().transform((id) => id.toLowerCase()) });
 
 export async function organizationRoutes(app: FastifyInstance) {
-  app.post('/api/organizations', async (request, reply) => {
-    const session = await requireSession(request);
-    // Becoming an organisation's owner is the account owner's decision: a guardian switched
-    // into the account would make it staff, and then act in the staff view (issue 11, A4b).
-    assertOwnSession(session);
-    const input = createOrganizationInputSchema.parse(request.body);
-    return reply.code(201).send(await createOrganization(app.db, session.user.id, input));
-  });
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.post(
+    '/api/organizations',
+    {
+      schema: { body: createOrganizationInputSchema },
+      // Becoming an organisation's owner is the account owner's decision: a guardian switched
+      // into the account would make it staff, and then act in the staff view (issue 11, A4b).
+      preValidation: async (request) => assertOwnSession(await requireSession(request)),
+    },
+    async (request, reply) => {
+      const session = await requireSession(request);
+      return reply.code(201).send(await createOrganization(app.db, session.user.id, request.body));
+    },
+  );
 
-  app.post('/api/organizations/timezone', async (request) => {
-    await requireSession(request);
-    const input = setOrganizationTimezoneInputSchema.parse(request.body);
-    await requireClaim(request, input.orgId, ['manage-org-settings']);
-    return changeOrganizationTimezone(app.db, input);
-  });
+  api.post(
+    '/api/organizations/timezone',
+    { schema: { body: setOrganizationTimezoneInputSchema }, preValidation: sessionFirst },
+    async (request) => {
+      await requireClaim(request, request.body.orgId, ['manage-org-settings']);
+      return changeOrganizationTimezone(app.db, request.body);
+    },
+  );
 
   /** The owner's home: setup checklist and today's figures (issue 14), for the org's staff. */
-  app.get('/api/organizations/:orgId/home', async (request) => {
-    const { orgId } = orgParamsSchema.parse(request.params);
-    const session = await requireClaim(request, orgId.toLowerCase(), claims);
-    return readOrgHome(app.db, orgId.toLowerCase(), session.claims);
-  });
+  api.get(
+    '/api/organizations/:orgId/home',
+    { schema: { params: orgParamsSchema } },
+    async (request) => {
+      const { orgId } = request.params;
+      const session = await requireClaim(request, orgId, claims);
+      return readOrgHome(app.db, orgId, session.claims);
+    },
+  );
 
   /** Public: the branded signup links to it before anyone has an account. */
-  app.get('/api/organizations/:orgId/documents/waiver-of-liability', async (request) => {
-    const { orgId } = orgParamsSchema.parse(request.params);
-    return readWaiver(app.db, orgId.toLowerCase());
-  });
+  api.get(
+    '/api/organizations/:orgId/documents/waiver-of-liability',
+    { schema: { params: orgParamsSchema } },
+    async (request) => readWaiver(app.db, request.params.orgId),
+  );
 
-  app.put('/api/organizations/:orgId/documents/waiver-of-liability', async (request) => {
-    const { orgId } = orgParamsSchema.parse(request.params);
-    const session = await requireClaim(request, orgId.toLowerCase(), ['manage-org-settings']);
-    const input = waiverInputSchema.parse(request.body);
-    return changeWaiver(app.db, orgId.toLowerCase(), session.user.id, input);
-  });
+  api.put(
+    '/api/organizations/:orgId/documents/waiver-of-liability',
+    {
+      schema: { params: orgParamsSchema, body: waiverInputSchema },
+      preValidation: orgClaimFirst(['manage-org-settings']),
+    },
+    async (request) => {
+      const { orgId } = request.params;
+      const session = await requireClaim(request, orgId, ['manage-org-settings']);
+      return changeWaiver(app.db, orgId, session.user.id, request.body);
+    },
+  );
 }

@@ -7,6 +7,10 @@ export class DomainError extends Error {
     super(message);
     this.name = new.target.name;
   }
+  /** The answer's body; a feature whose forms read their own shape overrides it (spec §7, §8). */
+  toBody(): unknown {
+    return { error: this.name, message: this.message, details: this.details };
+  }
 }
 export class ValidationFailed extends DomainError {}
 export class Unauthenticated extends DomainError {}

@@ -62,7 +62,10 @@ export const unavailableMessage = 'The service is unavailable for a moment. Try 
 
 export const httpMapPlugin = fp(
   async (app: FastifyInstance) => {
-    app.setErrorHandler((error, request, reply) => {
+    app.setErrorHandler((thrown, request, reply) => {
+      // A route whose forms read their own shape says what its refused input becomes.
+      const invalidInput = request.routeOptions.config.invalidInput;
+      const error = thrown instanceof ZodError && invalidInput ? invalidInput(thrown, request) : thrown;
       const status = httpStatusOf(error);
       if (status === 503) {
         request.log.warn({ err: error }, 'service unavailable');
@@ -72,6 +75,7 @@ export const httpMapPlugin = fp(
         request.log.error({ err: error }, 'request failed');
         return reply.code(status).send({ error: 'Internal Server Error', message: 'Something went wrong.' });
       }
+      // Schema validation (FST_ERR_VALIDATION, see route-contracts.ts) and services' own parses.
       if (error instanceof ZodError) {
         return reply
           .code(400)
@@ -79,7 +83,7 @@ export const httpMapPlugin = fp(
           .send({ error: 'Bad Request', message: 'The request is invalid.', issues: error.issues, errors: toFieldErrors(error) });
       }
       if (error instanceof DomainError) {
-        return reply.code(status).send({ error: error.name, message: error.message, details: error.details });
+        return reply.code(status).send(error.toBody());
       }
       const fastifyError = error as FastifyError;
       return reply.code(status).send({ error: fastifyError.code ?? 'Error', message: fastifyError.message });

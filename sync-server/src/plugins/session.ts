@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import jwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { z } from 'zod';
 import type { Claim } from '@platform/schema/organizations/claims';
 import {
   findLiveSession,
@@ -124,6 +125,26 @@ export async function requireSession(request: FastifyRequest): Promise<SessionCo
   const session = await request.getSession();
   if (!session) throw new Unauthenticated('You need to log in.');
   return session;
+}
+
+/**
+ * A `preValidation` hook for routes that need a session: it runs before the route's schemas are
+ * checked, so a caller without a session gets 401 and learns nothing about the input's shape.
+ */
+export async function sessionFirst(request: FastifyRequest): Promise<void> {
+  await requireSession(request);
+}
+
+/**
+ * A `preValidation` hook for `/:orgId/…` routes that take a body: the claim in the path's
+ * organisation is checked before the body is read (403 before 400). A malformed `orgId` is
+ * left to the route's params schema (400).
+ */
+export function orgClaimFirst(anyOf: readonly Claim[]) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const orgId = z.uuid().safeParse((request.params as { orgId?: unknown }).orgId);
+    if (orgId.success) await requireClaim(request, orgId.data.toLowerCase(), anyOf);
+  };
 }
 
 /** Staff of `orgId` holding one of `anyOf` (org view). Other organisations and customers: 403. */

@@ -6,7 +6,7 @@ export class SettingsInvalid extends ValidationFailed {
   constructor(readonly errors: FieldError[]) {
     super(errors[0]?.message ?? 'The settings are invalid.', errors);
   }
-  toBody() {
+  override toBody() {
     return { message: this.message, errors: this.errors };
   }
 }

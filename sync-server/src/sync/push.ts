@@ -33,6 +33,10 @@ export class PushRefused extends RuleBroken {
   constructor(readonly errors: PushError[]) {
     super('The push was refused.', { errors });
   }
+  /** 422 `{ errors }` (issue 4 wire contract): the client shows each row's reason. */
+  override toBody() {
+    return { errors: this.errors };
+  }
 }
 
 const notYours = 'This document does not belong to you or to this organization.';

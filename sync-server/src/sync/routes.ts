@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { collectionNames, isCollectionName } from '@platform/schema/sync/collections';
 import { mostPushBodyBytes } from '@platform/schema/sync/push-limits';
@@ -9,7 +10,7 @@ import { replicatingActor, type Actor } from './actor.ts';
 import { ChangeHub } from './change-feed.ts';
 import { collectionDefinitions } from './collections/definitions.ts';
 import { pullChanges } from './pull.ts';
-import { pushChanges, PushRefused } from './push.ts';
+import { pushChanges } from './push.ts';
 import { reportUnreadableTo } from './read-document.ts';
 import { StreamSlots } from './stream-slots.ts';
 import { MAX_STREAMS_PER_HOLDER, OpenStreams, openStream } from './stream.ts';
@@ -20,13 +21,13 @@ declare module 'fastify' {
   }
 }
 
-const collectionParams = z.object({ collection: z.string() });
+const collectionParams = z.object({ collection: z.enum(collectionNames) });
 
-function definitionOf(params: unknown) {
-  const { collection } = collectionParams.parse(params);
+/** An unknown collection answers 404, before who is asking and before any input is read. */
+function assertCollection(params: unknown) {
+  const { collection } = params as { collection: string };
   if (!isCollectionName(collection))
     throw new NotFound(`There is no collection named ${collection}.`);
-  return collectionDefinitions[collection];
 }
 
 /**
@@ -46,52 +47,67 @@ export const syncRoutes = fp(
     // Before the server waits for its connections: streams never end by themselves.
     app.addHook('preClose', async () => streams.endAll());
 
-    app.get('/api/sync/:collection/pull', async (request) => {
-      const collection = definitionOf(request.params);
-      const { actor } = await replicatingActor(app, request);
-      const query = pullQuerySchema.parse(request.query);
-      const scope = collection.scopeFor(actor);
-      const checkpoint =
-        query.id !== undefined && query.lsn !== undefined ? { id: query.id, lsn: query.lsn } : null;
-      return pullChanges(
-        app.db,
-        collection,
-        scope,
-        checkpoint,
-        query.batchSize,
-        reportUnreadableTo(app, request),
-      );
-    });
-
-    // Who pushes is settled before the body is read: only a replicating device gets the
-    // large body limit, anybody else is answered before sending megabytes.
-    const pushers = new WeakMap<FastifyRequest, Actor>();
-    const identifyPusher = async (request: FastifyRequest) => {
-      definitionOf(request.params);
-      pushers.set(request, (await replicatingActor(app, request)).actor);
+    // Who replicates is settled first (onRequest): an unknown collection is 404, a caller
+    // without a session or kiosk 401, whatever the input; then the schemas are checked. Only a
+    // replicating device gets the push route's large body limit: anybody else is answered
+    // before sending megabytes.
+    const replicators = new WeakMap<FastifyRequest, Actor>();
+    const identifyReplicator = async (request: FastifyRequest) => {
+      assertCollection(request.params);
+      replicators.set(request, (await replicatingActor(app, request)).actor);
     };
-    app.post(
-      '/api/sync/:collection/push',
-      { bodyLimit: PUSH_BODY_LIMIT, onRequest: identifyPusher },
-      async (request, reply) => {
-        const collection = definitionOf(request.params);
-        const actor = pushers.get(request);
-        if (!actor) throw new Error('push: the pusher was not identified before the body');
-        const rows = pushBodySchema.parse(request.body);
+    const replicatorOf = (request: FastifyRequest) => {
+      const actor = replicators.get(request);
+      if (!actor) throw new Error('sync: the replicator was not identified before the input');
+      return actor;
+    };
+    const api = app.withTypeProvider<ZodTypeProvider>();
+
+    api.get(
+      '/api/sync/:collection/pull',
+      {
+        schema: { params: collectionParams, querystring: pullQuerySchema },
+        onRequest: identifyReplicator,
+      },
+      async (request) => {
+        const collection = collectionDefinitions[request.params.collection];
+        const actor = replicatorOf(request);
+        const query = request.query;
         const scope = collection.scopeFor(actor);
-        try {
-          return await pushChanges(
-            app.db,
-            collection,
-            actor,
-            scope,
-            rows,
-            reportUnreadableTo(app, request),
-          );
-        } catch (error) {
-          if (error instanceof PushRefused) return reply.code(422).send({ errors: error.errors });
-          throw error;
-        }
+        const checkpoint =
+          query.id !== undefined && query.lsn !== undefined
+            ? { id: query.id, lsn: query.lsn }
+            : null;
+        return pullChanges(
+          app.db,
+          collection,
+          scope,
+          checkpoint,
+          query.batchSize,
+          reportUnreadableTo(app, request),
+        );
+      },
+    );
+
+    // A refused push (PushRefused) answers 422 `{ errors }` through the error map.
+    api.post(
+      '/api/sync/:collection/push',
+      {
+        bodyLimit: PUSH_BODY_LIMIT,
+        schema: { params: collectionParams, body: pushBodySchema },
+        onRequest: identifyReplicator,
+      },
+      async (request) => {
+        const collection = collectionDefinitions[request.params.collection];
+        const actor = replicatorOf(request);
+        return pushChanges(
+          app.db,
+          collection,
+          actor,
+          collection.scopeFor(actor),
+          request.body,
+          reportUnreadableTo(app, request),
+        );
       },
     );
 

@@ -1,53 +1,6 @@
 import fc from 'fast-check';
+import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
-import {
-  forgotPasswordInputSchema,
-  impersonateFormSchema,
-  loginInputSchema,
-  resetPasswordInputSchema,
-  signupDtoSchema,
-} from '@platform/schema/auth/auth.zod';
-import { googleLoginFormSchema, googleRedirectFormSchema } from '@platform/schema/auth/google.zod';
-import { brandingSettingsSchema } from '@platform/schema/branding/branding.zod';
-import {
-  addCustomerRequestSchema,
-  addMetricRequestSchema,
-  addNoteRequestSchema,
-  crmRedirectQuerySchema,
-  rosterSearchQuerySchema,
-  setTagsRequestSchema,
-} from '@platform/schema/crm/crm.zod';
-import {
-  attachChildRequestSchema,
-  createChildrenRequestSchema,
-  guardiansRequestSchema,
-  validateChildRequestSchema,
-} from '@platform/schema/families/families.zod';
-import {
-  leaveKioskInputSchema,
-  setKioskPinInputSchema,
-  startKioskInputSchema,
-  verifyPinInputSchema,
-} from '@platform/schema/kiosk/kiosk.zod';
-import { updateMeAttributesInputSchema } from '@platform/schema/me/me.zod';
-import { notificationsRequestSchema } from '@platform/schema/notifications/notifications.zod';
-import {
-  createOrganizationInputSchema,
-  setOrganizationTimezoneInputSchema,
-} from '@platform/schema/organizations/organizations.zod';
-import { settingsRequestSchema } from '@platform/schema/settings/settings.zod';
-import {
-  changeMemberInputSchema,
-  inviteStaffInputSchema,
-  teamInvitationTokenInputSchema,
-} from '@platform/schema/team/team.zod';
-import { collectionNames, replicatedCollections } from '@platform/schema/sync/collections';
-import { pullQuerySchema, withDeleted } from '@platform/schema/sync/sync.zod';
-import {
-  exportTimeEntriesQuerySchema,
-  timeTrackingPeopleQuerySchema,
-  timeTrackingRequestSchema,
-} from '@platform/schema/time-tracking/time-tracking.zod';
 import {
   hostileRawBody,
   hostileString,
@@ -55,77 +8,36 @@ import {
   percentEncode,
   queryStringOf,
 } from './hostile-values.ts';
-import type { RouteEntry } from './route-list.ts';
+import type { RouteContract } from '../plugins/route-contracts.ts';
 import { arbitraryOf, type ArbitraryOptions } from './schema-arbitrary.ts';
 
 /*
- * What the route fuzzer (app.fuzz.test.ts) sends each route. Routes call `.parse` with their
- * zod schemas in their handlers, so this table names them; a route missing from it still gets
- * arbitrary JSON and hostile bodies, only fewer that pass its validation.
+ * What the route fuzzer (app.fuzz.test.ts) sends each route, read from the schemas the route
+ * declares (`app.routeContracts`): values mostly valid for them — so that requests reach the
+ * services and the database — and hostile ones. A route without a body or query schema still
+ * gets arbitrary JSON and hostile bodies.
  */
 
-const pushRowsOf = (doc: z.ZodObject) =>
-  z
-    .array(
-      z.object({
-        assumedMasterState: withDeleted(doc).nullable().optional(),
-        newDocumentState: withDeleted(doc),
-      }),
-    )
-    .max(20);
+const FORM = 'application/x-www-form-urlencoded';
 
-export const bodySchemas: Record<string, z.ZodType[]> = {
-  'POST /auth/login': [loginInputSchema, impersonateFormSchema],
-  'POST /auth/login-with-google': [googleLoginFormSchema],
-  'POST /auth/external/login/google': [googleRedirectFormSchema],
-  'POST /api/auth/create-account': [
-    z.object({ action: z.literal('signup'), signupDto: signupDtoSchema }),
-    validateChildRequestSchema,
-    createChildrenRequestSchema,
-    attachChildRequestSchema,
-  ],
-  'POST /api/auth/forgot-password': [forgotPasswordInputSchema],
-  'POST /api/auth/reset-password': [resetPasswordInputSchema],
-  'POST /api/me/attributes': [updateMeAttributesInputSchema],
-  'POST /api/organizations': [createOrganizationInputSchema],
-  'POST /api/organizations/timezone': [setOrganizationTimezoneInputSchema],
-  'PUT /api/organizations/:orgId/branding': [brandingSettingsSchema],
-  'POST /api/settings': [settingsRequestSchema],
-  'POST /api/time-tracking': [timeTrackingRequestSchema],
-  'POST /api/notifications': [notificationsRequestSchema],
-  'POST /api/guardians': [guardiansRequestSchema],
-  'POST /api/kiosk/start': [startKioskInputSchema],
-  'POST /api/kiosk/verify-pin': [verifyPinInputSchema],
-  'POST /api/kiosk/leave': [leaveKioskInputSchema],
-  'PUT /api/kiosk/pin': [setKioskPinInputSchema],
-  'POST /api/crm/customers': [addCustomerRequestSchema],
-  'PUT /api/crm/customers/:rosterId/tags': [setTagsRequestSchema],
-  'POST /api/crm/customers/:rosterId/notes': [addNoteRequestSchema],
-  'POST /api/crm/customers/:rosterId/metrics': [addMetricRequestSchema],
-  'POST /api/team/invitations': [inviteStaffInputSchema],
-  'PUT /api/team/members/:userId': [changeMemberInputSchema],
-  'POST /api/team-invitations/preview': [teamInvitationTokenInputSchema],
-  'POST /api/team-invitations/accept': [teamInvitationTokenInputSchema],
-  'POST /api/team-invitations/decline': [teamInvitationTokenInputSchema],
-  'POST /api/sync/:collection/push': collectionNames.map((name) =>
-    pushRowsOf(replicatedCollections[name].schema),
-  ),
-};
+/** The zod schemas of a declared body: one, or one per content type (`body.content`). */
+export function bodySchemasOf(schema: FastifySchema | undefined): z.ZodType[] {
+  const body = schema?.body;
+  if (body instanceof z.ZodType) return [body];
+  const content = (body as { content?: Record<string, { schema: unknown }> } | undefined)?.content;
+  return Object.values(content ?? {})
+    .map((entry) => entry.schema)
+    .filter((entry): entry is z.ZodType => entry instanceof z.ZodType);
+}
 
-export const querySchemas: Record<string, z.ZodType[]> = {
-  'GET /api/sync/:collection/pull': [pullQuerySchema],
-  'GET /api/time-tracking/people': [timeTrackingPeopleQuerySchema],
-  'GET /api/time-tracking/export.csv': [exportTimeEntriesQuerySchema],
-  'GET /api/crm/customers': [rosterSearchQuerySchema],
-  'GET /api/crm/redirect': [crmRedirectQuerySchema],
-};
+export function querySchemasOf(schema: FastifySchema | undefined): z.ZodType[] {
+  return schema?.querystring instanceof z.ZodType ? [schema.querystring] : [];
+}
 
-/** Browser form posts: also sent as application/x-www-form-urlencoded. */
-export const formRoutes = new Set([
-  'POST /auth/login',
-  'POST /auth/login-with-google',
-  'POST /auth/external/login/google',
-]);
+/** Browser form posts (a body schema for form content): sent as forms more often. */
+const takesForms = (schema: FastifySchema | undefined) =>
+  Boolean((schema?.body as { content?: Record<string, unknown> } | undefined)?.content?.[FORM]);
+
 /** The kiosk's own routes answer its credential, not a staff session. */
 export const kioskRoutes = new Set([
   'GET /api/kiosk',
@@ -157,16 +69,15 @@ const segmentOf = (context: FuzzContext, name: string) =>
   );
 
 /** Requests for one route: its path with real or hostile parameters, a query, and a body. */
-export function requestsFor(route: RouteEntry, context: FuzzContext): fc.Arbitrary<FuzzRequest> {
-  const name = `${route.method} ${route.url}`;
+export function requestsFor(route: RouteContract, context: FuzzContext): fc.Arbitrary<FuzzRequest> {
   const params = [...route.url.matchAll(/:(\w+)/g)].map((m) => m[1] ?? '');
   const path = fc
     .tuple(...params.map((param) => segmentOf(context, param)))
     .map((parts) => parts.reduce((url, part, i) => url.replace(`:${params[i]}`, part), route.url));
-  const fromSchemas = (schemas: z.ZodType[] | undefined) =>
-    schemas?.length ? fc.oneof(...schemas.map((s) => arbitraryOf(s, context))) : hostileValue;
+  const fromSchemas = (schemas: z.ZodType[]) =>
+    schemas.length ? fc.oneof(...schemas.map((s) => arbitraryOf(s, context))) : hostileValue;
   const query = fc.oneof(
-    { weight: 3, arbitrary: fromSchemas(querySchemas[name]) },
+    { weight: 3, arbitrary: fromSchemas(querySchemasOf(route.schema)) },
     {
       weight: 1,
       arbitrary: fc.dictionary(fc.string({ maxLength: 8 }), hostileValue, { maxKeys: 3 }),
@@ -179,16 +90,16 @@ export function requestsFor(route: RouteEntry, context: FuzzContext): fc.Arbitra
     payload: JSON.stringify(value) ?? 'null',
   });
   const bodies = [
-    { weight: 6, arbitrary: fromSchemas(bodySchemas[name]).map(asJson) },
+    { weight: 6, arbitrary: fromSchemas(bodySchemasOf(route.schema)).map(asJson) },
     { weight: 1, arbitrary: hostileValue.map(asJson) },
     {
       weight: 1,
       arbitrary: hostileRawBody.map((payload) => ({ contentType: 'application/json', payload })),
     },
     {
-      weight: formRoutes.has(name) ? 3 : 1,
-      arbitrary: fromSchemas(bodySchemas[name]).map((value) => ({
-        contentType: 'application/x-www-form-urlencoded',
+      weight: takesForms(route.schema) ? 3 : 1,
+      arbitrary: fromSchemas(bodySchemasOf(route.schema)).map((value) => ({
+        contentType: FORM,
         payload: queryStringOf(value),
       })),
     },
