@@ -67,6 +67,7 @@ describe('accessibility (axe-core)', () => {
           '/dashboard/organization-management',
           '/dashboard/crm',
           '/dashboard/time-tracking',
+          '/dashboard/packages',
           '/dashboard/settings',
         ]) {
           await page.goto(`${url}${path}`);
@@ -97,6 +98,17 @@ describe('accessibility (axe-core)', () => {
         await page.getByRole('button', { name: 'Invite to the team' }).click();
         await page.getByRole('dialog', { name: 'Invite to the team' }).waitFor();
         await check(page, 'owner Invite to the team modal', found);
+        await page.keyboard.press('Escape');
+        await page.goto(`${url}/dashboard/packages`);
+        await page.getByRole('button', { name: 'New product' }).click();
+        const productDialog = page.getByRole('dialog', { name: 'New product' });
+        await productDialog.getByRole('radio', { name: 'One-time purchase' }).check();
+        await productDialog.getByRole('button', { name: 'Add a punch card' }).click();
+        await check(page, 'owner New product modal', found);
+        await page.keyboard.press('Escape');
+        await page.getByRole('button', { name: 'New coupon' }).click();
+        await page.getByRole('dialog', { name: 'New coupon' }).waitFor();
+        await check(page, 'owner New coupon modal', found);
         await page.keyboard.press('Escape');
         await page.goto(`${url}/auth/kiosk-mode`);
         await page.getByRole('button', { name: 'Start kiosk mode' }).waitFor();

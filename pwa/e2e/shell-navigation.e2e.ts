@@ -28,12 +28,13 @@ describe('the navigation each person sees', () => {
   it('links the owner to the built screens only, names the rest once under Coming soon', async () => {
     const page = await signedIn(demoLogins.owner.email);
     await sidebar(page).waitFor();
-    expect(await groupHeadings(page)).toEqual(['Audiences']);
+    expect(await groupHeadings(page)).toEqual(['Audiences', 'Goods & Services']);
     expect(await sidebarLinks(page)).toEqual([
       'Dashboard',
       'Time Tracking',
       'Organization',
       'Customers',
+      'Products',
       'Give feedback',
     ]);
     await comingSoon(page)
@@ -43,7 +44,6 @@ describe('the navigation each person sees', () => {
       expect.arrayContaining([
         'Leads',
         'Point of Sale',
-        'Products',
         'Schedule',
         'Forms',
         'Reviews',

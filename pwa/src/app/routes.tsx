@@ -73,6 +73,10 @@ const PurchaseHistoryPage = lazyComponent(
   () => import('../features/customer-app/pages/purchase-history-page.tsx'),
   'PurchaseHistoryPage',
 );
+const PackagesPage = lazyComponent(
+  () => import('../features/products/pages/packages-page.tsx'),
+  'PackagesPage',
+);
 const JoinTeamPage = lazyComponent(
   () => import('../features/team/pages/join-team-page.tsx'),
   'JoinTeamPage',
@@ -113,6 +117,7 @@ const sidebarPages: Partial<Record<string, ReactNode>> = {
   '/dashboard/time-tracking': <TimeTrackingPage />,
   '/dashboard/crm': <Crm />,
   '/dashboard/organization-management': <OrganizationManagementPage />,
+  '/dashboard/packages': <PackagesPage />,
 };
 
 /** Every sidebar entry is a page, gated like its link (claims, Jobber). spec §2, §6. */

@@ -12,10 +12,18 @@ describe('visibleNavigation (spec §6, issue 14)', () => {
 
   it('links only built screens; the rest a claim allows are named once under Coming soon', () => {
     const nav = visibleNavigation(claims, 'zipper');
-    expect(labels(nav)).toEqual(['Time Tracking', 'Organization', 'Audiences', 'Customers']);
+    expect(labels(nav)).toEqual([
+      'Time Tracking',
+      'Organization',
+      'Audiences',
+      'Customers',
+      'Goods & Services',
+      'Products',
+    ]);
     expect(soon(nav)).toEqual(
-      expect.arrayContaining(['Leads', 'Point of Sale', 'Products', 'Schedule', 'Reviews']),
+      expect.arrayContaining(['Leads', 'Point of Sale', 'Schedule', 'Reviews']),
     );
+    expect(soon(nav)).not.toContain('Products');
     expect(soon(nav)).not.toContain('Customers');
     // Every entry appears exactly once, as a link or as coming soon.
     const all = [...nav.top, ...nav.groups.flatMap((g) => g.items), ...nav.comingSoon].map(

@@ -50,6 +50,7 @@ export const navGroups: NavGroup[] = [
         path: '/dashboard/packages',
         anyOf: ['manage-products'],
         hiddenOnJobber: true,
+        ready: true,
       },
       {
         label: 'Schedule',

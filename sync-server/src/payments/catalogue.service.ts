@@ -6,6 +6,12 @@ import {
   type CouponInput,
   type ProductInput,
 } from '@platform/schema/payments/products.zod';
+import type {
+  CatalogueCoupon,
+  CatalogueProduct,
+  CatalogueResponse,
+} from '@platform/schema/payments/catalogue.zod';
+import { DEFAULT_CURRENCY } from '@platform/schema/payments/money';
 import type { PaymentProcessor } from '../adapters/payments/port.ts';
 import type { Db } from '../db/open-database.ts';
 import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
@@ -136,4 +142,55 @@ export async function archiveCoupon(db: Db, actor: CatalogueActor, couponId: str
     .returning();
   if (!row) throw new NotFound(catalogueMessages.couponNotFound);
   return row;
+}
+
+type ProductRow = Awaited<ReturnType<typeof listProducts>>[number];
+type CouponRow = Awaited<ReturnType<typeof listCoupons>>[number];
+
+export function productView(row: ProductRow): CatalogueProduct {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    type: row.type,
+    schedule: row.schedule,
+    priceMinor: row.priceMinor,
+    startupFeeMinor: row.startupFeeMinor,
+    state: row.state,
+    variablePricing: row.variablePricing,
+    unifiedBillingConfig: row.unifiedBillingConfig,
+    punchCardConfiguration: row.punchCardConfiguration,
+    stripeProductId: row.processorProductId,
+  };
+}
+
+export function couponView(row: CouponRow): CatalogueCoupon {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    amount: row.amount,
+    numberOfRedemptions: row.numberOfRedemptions,
+    timesRedeemed: row.timesRedeemed,
+    appliesToProductIds: row.appliesToProductIds,
+    duration: { durationType: row.durationType, durationInMonths: row.durationInMonths },
+  };
+}
+
+/** GET /api/catalogue: the products on offer and the coupons, for staff with manage-products. */
+export async function catalogueOf(
+  db: Db,
+  processor: PaymentProcessor,
+  actor: CatalogueActor,
+): Promise<CatalogueResponse> {
+  const [productRows, couponRows] = await Promise.all([
+    listProducts(db, actor),
+    listCoupons(db, actor),
+  ]);
+  return {
+    products: productRows.map(productView),
+    coupons: couponRows.map(couponView),
+    processor: processor.kind,
+    currency: DEFAULT_CURRENCY,
+  };
 }

@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  couponIdParamsSchema,
+  productIdParamsSchema,
+} from '@platform/schema/payments/catalogue.zod';
+import { couponInputSchema, productInputSchema } from '@platform/schema/payments/products.zod';
+import type { PaymentProcessor } from '../adapters/payments/port.ts';
+import { sandboxProcessor } from '../adapters/payments/sandbox.ts';
+import {
+  archiveCoupon,
+  archiveProduct,
+  catalogueOf,
+  couponView,
+  createCoupon,
+  createProduct,
+  productView,
+  updateProduct,
+} from './catalogue.service.ts';
+import { requireCatalogueManager } from './payments.access.ts';
+
+/** The catalogue routes read nothing before the claim is checked (403 before 400). */
+const managerFirst = async (request: FastifyRequest) => {
+  await requireCatalogueManager(request);
+};
+
+/**
+ * Products and coupons (issue 15), for staff with manage-products in the session's
+ * organisation. The processor is the sandbox unless one is given (Stripe comes with its key).
+ */
+export async function paymentsRoutes(
+  app: FastifyInstance,
+  options: { processor?: PaymentProcessor } = {},
+) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const processor = options.processor ?? sandboxProcessor(app.db);
+
+  api.get('/api/catalogue', async (request) =>
+    catalogueOf(app.db, processor, await requireCatalogueManager(request)),
+  );
+
+  api.post(
+    '/api/catalogue/products',
+    { schema: { body: productInputSchema }, preValidation: managerFirst },
+    async (request, reply) => {
+      const actor = await requireCatalogueManager(request);
+      const product = await createProduct(app.db, processor, actor, request.body);
+      return reply.code(201).send(productView(product));
+    },
+  );
+
+  api.put(
+    '/api/catalogue/products/:productId',
+    {
+      schema: { params: productIdParamsSchema, body: productInputSchema },
+      preValidation: managerFirst,
+    },
+    async (request) => {
+      const actor = await requireCatalogueManager(request);
+      return productView(
+        await updateProduct(app.db, actor, request.params.productId, request.body),
+      );
+    },
+  );
+
+  api.post(
+    '/api/catalogue/products/:productId/archive',
+    { schema: { params: productIdParamsSchema }, preValidation: managerFirst },
+    async (request) => {
+      const actor = await requireCatalogueManager(request);
+      return productView(await archiveProduct(app.db, actor, request.params.productId));
+    },
+  );
+
+  api.post(
+    '/api/catalogue/coupons',
+    { schema: { body: couponInputSchema }, preValidation: managerFirst },
+    async (request, reply) => {
+      const actor = await requireCatalogueManager(request);
+      return reply.code(201).send(couponView(await createCoupon(app.db, actor, request.body)));
+    },
+  );
+
+  api.post(
+    '/api/catalogue/coupons/:couponId/archive',
+    { schema: { params: couponIdParamsSchema }, preValidation: managerFirst },
+    async (request) => {
+      const actor = await requireCatalogueManager(request);
+      return couponView(await archiveCoupon(app.db, actor, request.params.couponId));
+    },
+  );
+}
