@@ -1,4 +1,4 @@
--- Hand-written (decision 0047): a tag never holds a comma (spec §5), and the roster document
+-- Hand-written (decision 0056): a tag never holds a comma (spec §5), and the roster document
 -- schema now says so. Tags stored before the server refused commas are split at them, so
 -- every stored roster item still reads as a document; the update moves the row's change
 -- position (trigger), so devices pull the split tags.
