@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import { crmMessages, inviteMessages } from '@platform/schema/crm/crm.messages';
-import { customerNotes, rosterItems } from '@platform/schema/db';
+import { customerNotes, emailOutbox, rosterItems } from '@platform/schema/db';
 import {
   demoLogins,
   launchPersistent,
@@ -86,6 +86,18 @@ describe('CRM', () => {
       .getByRole('link', { name: 'Open profile' })
       .waitFor();
     expect(await next.count()).toBe(0);
+    // Robin has not answered yet: the invitation can be sent again from here (issue 14).
+    await dialog.getByRole('button', { name: 'Resend invitation' }).click();
+    await dialog
+      .getByRole('status')
+      .getByText(crmMessages.invitationResent(`robin-${suffix}@example.test`))
+      .waitFor();
+    const mailsToRobin = () =>
+      env.server.db
+        .select()
+        .from(emailOutbox)
+        .where(eq(emailOutbox.toAddress, `robin-${suffix}@example.test`));
+    await expect.poll(async () => (await mailsToRobin()).length).toBe(1);
 
     await email.fill(`kim-${suffix}@example.test`);
     await dialog.getByLabel('First name (optional)').fill('Kim');

@@ -17,6 +17,9 @@ export const crmMessages = {
   /** Issue 14: adding an address that is on the customer list already. */
   alreadyCustomer: 'Already a customer',
   invitationGone: 'This invitation is no longer waiting for an answer.',
+  /** Issue 14: Resend invitation for someone who already answered (or has no address). */
+  invitationNotPending: 'This customer has no invitation waiting to be sent again.',
+  invitationResent: (email: string) => `The invitation was sent again to ${email}.`,
   onlyOwnerAnswers: 'Only the owner of this account can answer its invitations.',
   /** Issue 14: phone numbers are validated (libphonenumber) and stored in E.164. */
   invalidPhone:

@@ -52,7 +52,8 @@ export const productInputSchema = z
     schedule: z.enum(schedules),
     priceMinor: amount,
     startupFeeMinor: amount.default(0),
-    state: z.enum(productStates).default('available'),
+    // Archiving has its own action; a product is offered as available or on consultation.
+    state: z.enum(['available', 'requires-consultation']).default('available'),
     variablePricing: z
       .object({ enabled: z.boolean(), prices: z.array(z.object({ price: amount })).max(20) })
       .default({ enabled: false, prices: [] }),
@@ -112,12 +113,15 @@ export type CouponType = (typeof couponTypes)[number];
 export const couponDurations = ['forever', 'once', 'repeating'] as const;
 export type CouponDuration = (typeof couponDurations)[number];
 
+/** The most redemptions a coupon may allow (its column is a 32-bit integer). */
+export const MAX_REDEMPTIONS = 1_000_000;
+
 export const couponMessages = {
   nameRequired: 'A coupon name is required.',
   percentInvalid: 'A percentage is a whole number from 1 to 100.',
   fixedInvalid: 'Enter an amount above 0, such as 5.00.',
   monthsRequired: 'Say for how many months (1 to 36).',
-  redemptionsInvalid: 'Redemptions are a whole number from 1, or empty for no limit.',
+  redemptionsInvalid: 'Redemptions are a whole number from 1 to 1,000,000, or empty for no limit.',
 } as const;
 
 /** The terms the totaling reads (the rest of a coupon is bookkeeping). */
@@ -133,11 +137,12 @@ export const couponInputSchema = z
   .object({
     name: z.string().trim().min(1, couponMessages.nameRequired).max(80),
     type: z.enum(couponTypes),
-    amount: z.number().int().min(0),
+    amount: z.number().int().min(0).max(MAX_AMOUNT_MINOR),
     numberOfRedemptions: z
       .number()
       .int(couponMessages.redemptionsInvalid)
       .min(1, couponMessages.redemptionsInvalid)
+      .max(MAX_REDEMPTIONS, couponMessages.redemptionsInvalid)
       .nullable(),
     appliesToProductIds: z.array(z.uuid()).max(200).default([]),
     duration: z.object({

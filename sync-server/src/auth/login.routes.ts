@@ -21,6 +21,19 @@ export async function loginRoutes(app: FastifyInstance) {
           },
         },
       },
+      // Fastify checks a body only against the media types the schema names: anything else
+      // (text/plain, no body at all) is refused here rather than reaching the handler unchecked.
+      onRequest: async (request, reply) => {
+        const type = request.headers['content-type']?.split(';')[0]?.trim().toLowerCase();
+        if (type !== 'application/json' && type !== 'application/x-www-form-urlencoded') {
+          return reply
+            .code(415)
+            .send({
+              error: 'Unsupported Media Type',
+              message: 'Send the log-in as JSON or as a form.',
+            });
+        }
+      },
       // Switching accounts is for the signed in: 401 before the form is read.
       preValidation: async (request) => {
         if (isFormPost(request)) await requireSession(request);
@@ -29,7 +42,11 @@ export async function loginRoutes(app: FastifyInstance) {
     // The body was checked against its content type's schema above (typed per branch here).
     async (request, reply) =>
       isFormPost(request)
-        ? switchAccountHandler(request, reply, request.body as z.output<typeof impersonateFormSchema>)
+        ? switchAccountHandler(
+            request,
+            reply,
+            request.body as z.output<typeof impersonateFormSchema>,
+          )
         : logInHandler(request, reply, request.body as z.output<typeof loginInputSchema>),
   );
 

@@ -93,23 +93,25 @@ export async function brandingRoutes(app: FastifyInstance) {
       { parseAs: 'buffer', bodyLimit: LOGO_MAX_BYTES * 2 },
       (_request, body, done) => done(null, body),
     );
-    upload
-      .withTypeProvider<ZodTypeProvider>()
-      .put(
-        '/api/organizations/:orgId/logo',
-        { bodyLimit: LOGO_MAX_BYTES * 2, schema: { params: orgParams } },
-        async (request) => {
-          const { orgId } = request.params;
-          await requireClaim(request, orgId, brandingClaim);
-          const body = request.body;
-          if (!Buffer.isBuffer(body) || body.length === 0) {
-            throw new ValidationFailed(brandingMessages.logoNotAnImage);
-          }
-          if (body.length > LOGO_MAX_BYTES)
-            throw new ValidationFailed(brandingMessages.logoTooLarge);
-          return uploadLogo(app.db, orgId, body);
-        },
-      );
+    upload.withTypeProvider<ZodTypeProvider>().put(
+      '/api/organizations/:orgId/logo',
+      {
+        bodyLimit: LOGO_MAX_BYTES * 2,
+        schema: { params: orgParams },
+        // onRequest, not preValidation: nobody without the claim gets megabytes read first.
+        onRequest: orgClaimFirst(brandingClaim),
+      },
+      async (request) => {
+        const { orgId } = request.params;
+        await requireClaim(request, orgId, brandingClaim);
+        const body = request.body;
+        if (!Buffer.isBuffer(body) || body.length === 0) {
+          throw new ValidationFailed(brandingMessages.logoNotAnImage);
+        }
+        if (body.length > LOGO_MAX_BYTES) throw new ValidationFailed(brandingMessages.logoTooLarge);
+        return uploadLogo(app.db, orgId, body);
+      },
+    );
   });
 
   api.delete(

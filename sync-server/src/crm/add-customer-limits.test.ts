@@ -34,7 +34,8 @@ describe.each(testDatabaseKinds)('add-customer limits on %s', (kind) => {
 
   it(`lets one staff member add ${perStaff.limit} customers in 10 minutes, then answers 429 with Retry-After`, async () => {
     const f = await seedFamilies(t.app, t.db);
-    for (let i = 0; i < perStaff.limit; i++) expect((await add(f.manager.jar)).statusCode).toBe(201);
+    for (let i = 0; i < perStaff.limit; i++)
+      expect((await add(f.manager.jar)).statusCode).toBe(201);
     const refused = await add(f.manager.jar);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
@@ -46,7 +47,8 @@ describe.each(testDatabaseKinds)('add-customer limits on %s', (kind) => {
     const address = '203.0.113.60';
     const staff = [f.manager.jar, await newStaff(f.org.id), await newStaff(f.org.id)];
     expect(perAddress.limit).toBeLessThanOrEqual(staff.length * perStaff.limit);
-    for (let i = 0; i < perAddress.limit; i++) expect((await add(staff[i % 3]!, address)).statusCode).toBe(201);
+    for (let i = 0; i < perAddress.limit; i++)
+      expect((await add(staff[i % 3]!, address)).statusCode).toBe(201);
     const refused = await add(staff[0]!, address);
     expect(refused.statusCode).toBe(429);
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);

@@ -4,15 +4,16 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AddCustomerInput, AddCustomerResponse } from '@platform/schema/crm/crm.zod';
 import { rosterItems } from '@platform/schema/db';
 import type { Mailer } from '../adapters/mailer/port.ts';
-import { findUserByEmail, insertUser } from '../auth/accounts.service.ts';
+import { findUserByEmail, findUserById, insertUser } from '../auth/accounts.service.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import { findOrganization } from '../organizations/organizations.service.ts';
 import { enrolCustomer } from './roster.service.ts';
+import { rosterItemOrNotFound } from './customers.service.ts';
 import { notifyChange } from '../sync/change-feed.ts';
 import type { CrmStaff } from './crm.access.ts';
-import { AlreadyCustomer } from './crm.errors.ts';
+import { AlreadyCustomer, InvitationNotPending, RosterItemNotFound } from './crm.errors.ts';
 import { customerInvitationEmail } from './invitation.email.ts';
-import { insertInvitation } from './invitations.repository.ts';
+import { endOpenInvitations, insertInvitation } from './invitations.repository.ts';
 
 export type AddCustomerDeps = {
   db: Db;
@@ -63,7 +64,11 @@ export async function addCustomer(
       .returning();
     if (!item) throw new Error('roster item missing after enrolment');
     // Every invited person has an invitation to answer in the app, emailed or not.
-    const token = await insertInvitation(tx, { orgId: staff.orgId, userId, invitedBy: staff.userId });
+    const token = await insertInvitation(tx, {
+      orgId: staff.orgId,
+      userId,
+      invitedBy: staff.userId,
+    });
     const ownerless = !existing || existing.claimedAt === null;
     return { item, signupToken: ownerless ? token : null };
   });
@@ -90,9 +95,14 @@ async function refuseIfOnList(tx: Tx, orgId: string, userId: string) {
     .select({ id: rosterItems.id, invitationPending: rosterItems.invitationPending })
     .from(rosterItems)
     .where(
-      and(eq(rosterItems.orgId, orgId), eq(rosterItems.userId, userId), eq(rosterItems.deleted, false)),
+      and(
+        eq(rosterItems.orgId, orgId),
+        eq(rosterItems.userId, userId),
+        eq(rosterItems.deleted, false),
+      ),
     );
-  if (onList) throw new AlreadyCustomer({ rosterId: onList.id, invitationPending: onList.invitationPending });
+  if (onList)
+    throw new AlreadyCustomer({ rosterId: onList.id, invitationPending: onList.invitationPending });
 }
 
 /** A new address: an account this organisation made, its customer from the start. */
@@ -141,8 +151,49 @@ async function sendInvitation(
     );
     return true;
   } catch (error) {
-    // The customer is on the list; staff can send the invitation again from the profile.
+    // The customer is on the list; staff can send the invitation again (resendInvitation).
     deps.log.error({ err: error, to: typed.email }, 'customer invitation not sent');
     return false;
   }
+}
+
+/**
+ * Issue 14: "Resend invitation" beside "Open profile" when an address is on the list already,
+ * and on the profile of someone who has not answered yet. A new link replaces the old ones (they
+ * stop working), as the team's resend does; the email says the same as the first one.
+ */
+export async function resendInvitation(
+  deps: AddCustomerDeps,
+  staff: CrmStaff,
+  rosterId: string,
+): Promise<{ inviteSent: boolean }> {
+  const org = await findOrganization(deps.db, staff.orgId);
+  if (!org) throw new Error('the session organisation does not exist');
+  // 404 for another organisation's id, or one that is no id at all, before anything is locked.
+  const found = await rosterItemOrNotFound(deps.db, staff, rosterId);
+  const outcome = await deps.db.transaction(async (tx) => {
+    const [item] = await tx
+      .select()
+      .from(rosterItems)
+      .where(
+        and(
+          eq(rosterItems.orgId, staff.orgId),
+          eq(rosterItems.id, found.id),
+          eq(rosterItems.deleted, false),
+        ),
+      )
+      .for('update');
+    if (!item) throw new RosterItemNotFound();
+    if (!item.invitationPending || !item.email) throw new InvitationNotPending();
+    const account = await findUserById(tx, item.userId);
+    await endOpenInvitations(tx, { orgId: staff.orgId, userId: item.userId });
+    const token = await insertInvitation(tx, {
+      orgId: staff.orgId,
+      userId: item.userId,
+      invitedBy: staff.userId,
+    });
+    const typed = { firstName: item.firstName, lastName: item.lastName, email: item.email };
+    return { typed, signupToken: account?.claimedAt ? null : token };
+  });
+  return { inviteSent: await sendInvitation(deps, org, outcome.typed, outcome.signupToken) };
 }

@@ -1,9 +1,23 @@
 import { crmMessages } from '@platform/schema/crm/crm.messages';
-import { Conflict } from '../plugins/domain-errors.ts';
+import { Conflict, NotFound } from '../plugins/domain-errors.ts';
 
 /** Add customer for an address already on this organisation's list (409, with its profile). */
 export class AlreadyCustomer extends Conflict {
   constructor(details: { rosterId: string; invitationPending: boolean }) {
     super(crmMessages.alreadyCustomer, details);
+  }
+}
+
+/** A roster item this organisation does not have (404, whatever the id). */
+export class RosterItemNotFound extends NotFound {
+  constructor() {
+    super(crmMessages.notFound);
+  }
+}
+
+/** Resend for someone who already answered, or who has no address to send to (409). */
+export class InvitationNotPending extends Conflict {
+  constructor() {
+    super(crmMessages.invitationNotPending);
   }
 }

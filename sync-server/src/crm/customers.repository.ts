@@ -82,7 +82,10 @@ export async function familyOnRoster(db: Db, orgId: string, userId: string) {
     // Issue 14: staff see a child's age.
     children: items
       .filter((i) => childIds.includes(i.item.userId))
-      .map((row) => ({ ...person(row), ...(row.dateOfBirth ? { dateOfBirth: row.dateOfBirth } : {}) })),
+      .map((row) => ({
+        ...person(row),
+        ...(row.dateOfBirth ? { dateOfBirth: row.dateOfBirth } : {}),
+      })),
   };
 }
 

@@ -43,3 +43,21 @@ export async function markInvitationsAccepted(tx: Tx, userId: string): Promise<v
     .set({ acceptedAt: new Date() })
     .where(and(eq(crmInvitations.userId, userId), isNull(crmInvitations.acceptedAt)));
 }
+
+/** Ends the person's open invitations from this organisation (a resend's new link replaces them). */
+export async function endOpenInvitations(
+  tx: Tx,
+  values: { orgId: string; userId: string },
+): Promise<void> {
+  await tx
+    .update(crmInvitations)
+    .set({ expiresAt: new Date() })
+    .where(
+      and(
+        eq(crmInvitations.orgId, values.orgId),
+        eq(crmInvitations.userId, values.userId),
+        isNull(crmInvitations.acceptedAt),
+        gt(crmInvitations.expiresAt, new Date()),
+      ),
+    );
+}

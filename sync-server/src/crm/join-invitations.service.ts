@@ -14,7 +14,11 @@ type InvitationRow = typeof crmInvitations.$inferSelect;
  * item staff made shows their own name instead of what staff typed, and it is pending no more.
  * Inside the caller's transaction.
  */
-export async function acceptInvitationOf(tx: Tx, invitation: InvitationRow, person: EnrolledPerson) {
+export async function acceptInvitationOf(
+  tx: Tx,
+  invitation: InvitationRow,
+  person: EnrolledPerson,
+) {
   await enrolCustomer(tx, invitation.orgId, person);
   await tx
     .update(rosterItems)
@@ -102,7 +106,11 @@ export async function acceptInvitation(db: Db, answerer: InvitationAnswerer, inv
  * The person says no: every pending invitation of that organisation ends, and the roster item
  * staff made for the invitation goes (unless they were a customer there already).
  */
-export async function declineInvitation(db: Db, answerer: InvitationAnswerer, invitationId: string) {
+export async function declineInvitation(
+  db: Db,
+  answerer: InvitationAnswerer,
+  invitationId: string,
+) {
   await db.transaction(async (tx) => {
     const invitation = await lockPending(tx, answerer, invitationId);
     await tx

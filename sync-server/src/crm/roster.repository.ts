@@ -26,7 +26,10 @@ export function rosterItemToDoc(row: RosterRow): WireDoc<RosterItemDoc> {
 }
 
 /** Stores every document in one statement (inserting new ones, updating known ones). */
-export async function upsertRosterItems(tx: Tx, docs: Array<WireDoc<RosterItemDoc>>): Promise<void> {
+export async function upsertRosterItems(
+  tx: Tx,
+  docs: Array<WireDoc<RosterItemDoc>>,
+): Promise<void> {
   if (docs.length === 0) return;
   await tx
     .insert(rosterItems)

@@ -24,11 +24,16 @@ export const rosterMessages = {
  * The one write path for roster items reached by replication: front-desk edits of phone and
  * tags, and removal. People are added through the CRM (issue 7), which owns their account.
  */
-export async function writeRosterItems(tx: Tx, _actor: Actor, changes: Array<Change<RosterItemDoc>>): Promise<RuleError[]> {
+export async function writeRosterItems(
+  tx: Tx,
+  _actor: Actor,
+  changes: Array<Change<RosterItemDoc>>,
+): Promise<RuleError[]> {
   const errors: RuleError[] = [];
   for (const { next, master } of changes) {
     if (!master) errors.push({ id: next.id, message: rosterMessages.addThroughInvite });
-    else if (!isDeepStrictEqual(next.athlete, master.athlete)) errors.push({ id: next.id, message: rosterMessages.athleteFixed });
+    else if (!isDeepStrictEqual(next.athlete, master.athlete))
+      errors.push({ id: next.id, message: rosterMessages.athleteFixed });
     // Issue 14: a number a device changed is stored in E.164, checked as the CRM checks it.
     else if (next.phone !== master.phone && next.phone !== null && !isStoredPhone(next.phone))
       errors.push({ id: next.id, message: crmMessages.invalidPhone });

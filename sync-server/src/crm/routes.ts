@@ -11,9 +11,9 @@ import {
 } from '@platform/schema/crm/crm.zod';
 import { keyboardOf } from '../access/act-for.ts';
 import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
-import { addCustomer } from './add-customer.service.ts';
+import { addCustomer, resendInvitation } from './add-customer.service.ts';
 import { requireCrmStaff } from './crm.access.ts';
-import { addCustomerLimits } from './crm.limits.ts';
+import { addCustomerLimits, resendInvitationLimits } from './crm.limits.ts';
 import {
   addCustomerMetric,
   addCustomerNote,
@@ -75,6 +75,29 @@ export async function crmRoutes(app: FastifyInstance) {
     { schema: { params: rosterParams }, preValidation: crmStaffFirst },
     async (request) =>
       customerProfile(app.db, await requireCrmStaff(request), request.params.rosterId),
+  );
+
+  // Issue 14: send the invitation again (a new link; the old ones stop working).
+  api.post(
+    '/api/crm/customers/:rosterId/invitation',
+    { schema: { params: rosterParams }, preValidation: crmStaffFirst },
+    async (request) => {
+      const staff = await requireCrmStaff(request);
+      await enforce(app.db, [
+        { rule: resendInvitationLimits.perStaff, subject: staff.userId },
+        {
+          rule: resendInvitationLimits.perCustomer,
+          subject: `${staff.orgId}:${request.params.rosterId}`,
+        },
+      ]);
+      const deps = {
+        db: app.db,
+        mailer: app.mailer,
+        publicUrl: app.config.publicUrl,
+        log: request.log,
+      };
+      return resendInvitation(deps, staff, request.params.rosterId);
+    },
   );
 
   api.put(

@@ -14,7 +14,7 @@ import type {
 import { DEFAULT_CURRENCY } from '@platform/schema/payments/money';
 import type { PaymentProcessor } from '../adapters/payments/port.ts';
 import type { Db } from '../db/open-database.ts';
-import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
+import { Conflict, NotFound, RuleBroken } from '../plugins/domain-errors.ts';
 
 /**
  * The organisation's catalogue (spec §3 Product, Coupon; issue 15): staff with
@@ -28,7 +28,10 @@ export type CatalogueActor = { orgId: string; userId: string };
 export const catalogueMessages = {
   productNotFound: 'There is no such product.',
   couponNotFound: 'There is no such coupon.',
-  couponProductsUnknown: 'A coupon can only name this organisation’s products.',
+  couponProductsUnknown: 'A coupon can only name products this organisation offers.',
+  archivedUnchangeable: 'An archived product cannot be changed.',
+  billingFixed:
+    'How a product is billed cannot change once it exists: archive it and create a new one.',
 } as const;
 
 export async function listProducts(
@@ -76,13 +79,26 @@ export async function updateProduct(
   input: unknown,
 ) {
   const product: ProductInput = productInputSchema.parse(input);
-  const [row] = await db
-    .update(products)
-    .set({ ...product, updatedAt: new Date() })
-    .where(and(eq(products.orgId, actor.orgId), eq(products.id, productId)))
-    .returning();
-  if (!row) throw new NotFound(catalogueMessages.productNotFound);
-  return row;
+  return db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(products)
+      .where(and(eq(products.orgId, actor.orgId), eq(products.id, productId)))
+      .for('update');
+    if (!current) throw new NotFound(catalogueMessages.productNotFound);
+    if (current.state === 'archived') throw new Conflict(catalogueMessages.archivedUnchangeable);
+    // What was bought keeps the terms it was bought on (subscriptions, punch cards).
+    if (current.type !== product.type || current.schedule !== product.schedule) {
+      throw new Conflict(catalogueMessages.billingFixed);
+    }
+    const [row] = await tx
+      .update(products)
+      .set({ ...product, updatedAt: new Date() })
+      .where(eq(products.id, current.id))
+      .returning();
+    if (!row) throw new NotFound(catalogueMessages.productNotFound);
+    return row;
+  });
 }
 
 /** Archived products are no longer offered; what was bought keeps its product. */
@@ -110,7 +126,7 @@ export async function createCoupon(db: Db, actor: CatalogueActor, input: unknown
     const own = await db
       .select({ id: products.id })
       .from(products)
-      .where(eq(products.orgId, actor.orgId));
+      .where(and(eq(products.orgId, actor.orgId), ne(products.state, 'archived')));
     const ownIds = new Set(own.map((row) => row.id));
     if (!coupon.appliesToProductIds.every((id) => ownIds.has(id))) {
       throw new RuleBroken(catalogueMessages.couponProductsUnknown);
@@ -138,7 +154,9 @@ export async function archiveCoupon(db: Db, actor: CatalogueActor, couponId: str
   const [row] = await db
     .update(coupons)
     .set({ archivedAt: new Date() })
-    .where(and(eq(coupons.orgId, actor.orgId), eq(coupons.id, couponId)))
+    .where(
+      and(eq(coupons.orgId, actor.orgId), eq(coupons.id, couponId), isNull(coupons.archivedAt)),
+    )
     .returning();
   if (!row) throw new NotFound(catalogueMessages.couponNotFound);
   return row;

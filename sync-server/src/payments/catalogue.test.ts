@@ -7,7 +7,9 @@ import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
 import { insertTestOrg, insertTestUser } from '../testing/auth-fixtures.ts';
 import { createTestDatabase, testDatabaseKinds } from '../testing/test-database.ts';
 import {
+  archiveCoupon,
   archiveProduct,
+  catalogueMessages,
   createCoupon,
   createProduct,
   listCoupons,
@@ -93,5 +95,35 @@ describe.each(testDatabaseKinds)('the catalogue on %s', (kind) => {
     ).rejects.toThrow(RuleBroken);
     expect((await listCoupons(db, actor)).map((c) => c.id)).toEqual([made.id]);
     expect(await listCoupons(db, { orgId: other.id, userId: staff.id })).toEqual([]);
+  });
+
+  it('keeps what was bought on its terms: no billing change, no change once archived, no coupon on it', async () => {
+    const org = await insertTestOrg(db);
+    const actor = { orgId: org.id, userId: (await insertTestUser(db)).id };
+    const product = await createProduct(db, sandboxProcessor(db), actor, monthly);
+    await expect(
+      updateProduct(db, actor, product.id, { ...monthly, type: 'one-time', schedule: 'one-time' }),
+    ).rejects.toThrow(catalogueMessages.billingFixed);
+    await expect(
+      updateProduct(db, actor, product.id, { ...monthly, schedule: 'year' }),
+    ).rejects.toThrow(catalogueMessages.billingFixed);
+    await archiveProduct(db, actor, product.id);
+    await expect(
+      updateProduct(db, actor, product.id, { ...monthly, state: 'available' }),
+    ).rejects.toThrow(catalogueMessages.archivedUnchangeable);
+    const coupon = {
+      name: 'Late',
+      type: 'fixed',
+      amount: 500,
+      numberOfRedemptions: null,
+      appliesToProductIds: [product.id],
+      duration: { durationType: 'once' },
+    };
+    await expect(createCoupon(db, actor, coupon)).rejects.toThrow(
+      catalogueMessages.couponProductsUnknown,
+    );
+    const made = await createCoupon(db, actor, { ...coupon, appliesToProductIds: [] });
+    await archiveCoupon(db, actor, made.id);
+    await expect(archiveCoupon(db, actor, made.id)).rejects.toThrow(NotFound);
   });
 });

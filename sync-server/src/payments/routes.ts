@@ -17,7 +17,9 @@ import {
   productView,
   updateProduct,
 } from './catalogue.service.ts';
+import { enforce } from '../rate-limits/rate-limits.ts';
 import { requireCatalogueManager } from './payments.access.ts';
+import { catalogueLimits } from './payments.limits.ts';
 
 /** The catalogue routes read nothing before the claim is checked (403 before 400). */
 const managerFirst = async (request: FastifyRequest) => {
@@ -44,6 +46,7 @@ export async function paymentsRoutes(
     { schema: { body: productInputSchema }, preValidation: managerFirst },
     async (request, reply) => {
       const actor = await requireCatalogueManager(request);
+      await enforce(app.db, [{ rule: catalogueLimits.createProduct, subject: actor.userId }]);
       const product = await createProduct(app.db, processor, actor, request.body);
       return reply.code(201).send(productView(product));
     },

@@ -22,11 +22,13 @@ export const csrfPlugin = fp(
   async (app: FastifyInstance, opts: { publicUrl: string }) => {
     const allowed = new Set([new URL(opts.publicUrl).origin]);
     app.addHook('onRequest', async (request) => {
-      if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+      if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS')
+        return;
       const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
       if (!origin) return;
       const host = request.headers.host;
-      const sameHost = host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
+      const sameHost =
+        host !== undefined && (origin === `http://${host}` || origin === `https://${host}`);
       if (sameHost || allowed.has(origin)) return;
       if (request.routeOptions.config.crossSiteOrigins?.includes(origin)) return;
       throw new Forbidden('Cross-site request refused.');

@@ -37,7 +37,7 @@ function domainStatusOf(error: DomainError): number {
   return 400;
 }
 
-/** The one place errors become HTTP answers. A 5xx never leaks its message. */
+/** The one place errors become HTTP answers. No answer carries a driver's or a 5xx's message. */
 export function httpStatusOf(error: unknown): number {
   if (error instanceof ZodError) return 400;
   if (error instanceof DomainError) return domainStatusOf(error);
@@ -58,6 +58,9 @@ export function sendRetryLater(reply: FastifyReply, message: string) {
     .send({ error: 'Service Unavailable', message });
 }
 
+export const unstorableTextMessage =
+  'The text contains a character that cannot be stored (such as NUL, \\u0000).';
+
 export const unavailableMessage = 'The service is unavailable for a moment. Try again shortly.';
 
 export const httpMapPlugin = fp(
@@ -65,7 +68,8 @@ export const httpMapPlugin = fp(
     app.setErrorHandler((thrown, request, reply) => {
       // A route whose forms read their own shape says what its refused input becomes.
       const invalidInput = request.routeOptions.config.invalidInput;
-      const error = thrown instanceof ZodError && invalidInput ? invalidInput(thrown, request) : thrown;
+      const error =
+        thrown instanceof ZodError && invalidInput ? invalidInput(thrown, request) : thrown;
       const status = httpStatusOf(error);
       if (status === 503) {
         request.log.warn({ err: error }, 'service unavailable');
@@ -73,23 +77,48 @@ export const httpMapPlugin = fp(
       }
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');
-        return reply.code(status).send({ error: 'Internal Server Error', message: 'Something went wrong.' });
+        return reply
+          .code(status)
+          .send({ error: 'Internal Server Error', message: 'Something went wrong.' });
       }
       // Schema validation (FST_ERR_VALIDATION, see route-contracts.ts) and services' own parses.
       if (error instanceof ZodError) {
-        return reply
-          .code(400)
-          // `errors` is the `{field, message}` list forms show next to their fields.
-          .send({ error: 'Bad Request', message: 'The request is invalid.', issues: error.issues, errors: toFieldErrors(error) });
+        return (
+          reply
+            .code(400)
+            // `errors` is the `{field, message}` list forms show next to their fields.
+            .send({
+              error: 'Bad Request',
+              message: 'The request is invalid.',
+              issues: error.issues,
+              errors: toFieldErrors(error),
+            })
+        );
       }
       if (error instanceof DomainError) {
         return reply.code(status).send(error.toBody());
       }
+      if (isUnstorableText(error)) {
+        // Never the driver's words: they carry the query and every value bound to it.
+        return reply.code(400).send({ error: 'Bad Request', message: unstorableTextMessage });
+      }
+      // Fastify's own refusals (a body too large, a media type it does not read) say what they
+      // are; anything else that arrives here is answered without its message.
       const fastifyError = error as FastifyError;
-      return reply.code(status).send({ error: fastifyError.code ?? 'Error', message: fastifyError.message });
+      const ownWords =
+        typeof fastifyError.code === 'string' && fastifyError.code.startsWith('FST_');
+      return reply.code(status).send({
+        error: ownWords ? fastifyError.code : 'Bad Request',
+        message: ownWords ? fastifyError.message : 'The request cannot be handled.',
+      });
     });
     app.setNotFoundHandler((request, reply) => {
-      reply.code(404).send({ error: 'NotFound', message: `No route for ${request.method} ${request.url.split('?')[0]}` });
+      reply
+        .code(404)
+        .send({
+          error: 'NotFound',
+          message: `No route for ${request.method} ${request.url.split('?')[0]}`,
+        });
     });
   },
   { name: 'http-map' },

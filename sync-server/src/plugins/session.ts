@@ -18,7 +18,9 @@ export const ACCESS_COOKIE = 'access_token';
 export const REFRESH_COOKIE = 'refresh_token';
 export const ACCESS_TOKEN_TTL_SECONDS = 15 * 60;
 
-export type SessionContext = NonNullable<Awaited<ReturnType<typeof findLiveSession>>> & { sessionId: string };
+export type SessionContext = NonNullable<Awaited<ReturnType<typeof findLiveSession>>> & {
+  sessionId: string;
+};
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
@@ -50,13 +52,32 @@ export const sessionPlugin = fp(
       cookie: { cookieName: ACCESS_COOKIE, signed: false },
       sign: { expiresIn: ACCESS_TOKEN_TTL_SECONDS },
     });
-    const base = { httpOnly: true, sameSite: 'lax' as const, secure: opts.secureCookies, path: '/' };
+    const base = {
+      httpOnly: true,
+      sameSite: 'lax' as const,
+      secure: opts.secureCookies,
+      path: '/',
+    };
 
-    function setCookies(reply: FastifyReply, sessionId: string, userId: string, refreshToken: string | null) {
+    function setCookies(
+      reply: FastifyReply,
+      sessionId: string,
+      userId: string,
+      refreshToken: string | null,
+    ) {
       const cookies: Array<[string, string, typeof base & { maxAge: number }]> = [
-        [ACCESS_COOKIE, app.jwt.sign({ sid: sessionId, uid: userId }), { ...base, maxAge: ACCESS_TOKEN_TTL_SECONDS }],
+        [
+          ACCESS_COOKIE,
+          app.jwt.sign({ sid: sessionId, uid: userId }),
+          { ...base, maxAge: ACCESS_TOKEN_TTL_SECONDS },
+        ],
       ];
-      if (refreshToken) cookies.push([REFRESH_COOKIE, refreshToken, { ...base, maxAge: REFRESH_TOKEN_DAYS * 86_400 }]);
+      if (refreshToken)
+        cookies.push([
+          REFRESH_COOKIE,
+          refreshToken,
+          { ...base, maxAge: REFRESH_TOKEN_DAYS * 86_400 },
+        ]);
       for (const [name, value, options] of cookies) {
         reply.setCookie(name, value, options);
         // Kept serialised too, for routes that hijack the reply (the SSE stream) and so skip
@@ -80,10 +101,14 @@ export const sessionPlugin = fp(
     });
 
     const resolved = new WeakMap<FastifyRequest, Promise<SessionContext | null>>();
-    async function resolve(request: FastifyRequest, reply: FastifyReply): Promise<SessionContext | null> {
+    async function resolve(
+      request: FastifyRequest,
+      reply: FastifyReply,
+    ): Promise<SessionContext | null> {
       let sessionId: string;
       try {
-        sessionId = (await request.jwtVerify<{ sid: string; uid: string }>({ onlyCookie: true })).sid;
+        sessionId = (await request.jwtVerify<{ sid: string; uid: string }>({ onlyCookie: true }))
+          .sid;
       } catch {
         const refresh = request.cookies[REFRESH_COOKIE];
         if (!refresh) return null;
@@ -148,9 +173,15 @@ export function orgClaimFirst(anyOf: readonly Claim[]) {
 }
 
 /** Staff of `orgId` holding one of `anyOf` (org view). Other organisations and customers: 403. */
-export async function requireClaim(request: FastifyRequest, orgId: string, anyOf: readonly Claim[]): Promise<SessionContext> {
+export async function requireClaim(
+  request: FastifyRequest,
+  orgId: string,
+  anyOf: readonly Claim[],
+): Promise<SessionContext> {
   const session = await requireSession(request);
-  if (session.session.view !== 'org' || session.session.orgId !== orgId) throw new Forbidden('Not allowed for this organization.');
-  if (!anyOf.some((claim) => session.claims.includes(claim))) throw new Forbidden('You do not have permission to do this.');
+  if (session.session.view !== 'org' || session.session.orgId !== orgId)
+    throw new Forbidden('Not allowed for this organization.');
+  if (!anyOf.some((claim) => session.claims.includes(claim)))
+    throw new Forbidden('You do not have permission to do this.');
   return session;
 }

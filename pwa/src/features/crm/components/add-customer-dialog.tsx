@@ -20,6 +20,7 @@ import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { addCustomer } from '../api/add-customer.ts';
 import type { CrmCustomer } from '../crm-customer.ts';
 import { PostInviteActions, type CustomerAction } from './post-invite-actions.tsx';
+import { ResendInvitationButton } from './resend-invitation-button.tsx';
 
 type FormValues = z.input<typeof addCustomerRequestSchema>;
 const emptyForm: Required<FormValues> = {
@@ -179,6 +180,12 @@ export function AddCustomerDialog(props: AddCustomerDialogProps) {
               Open profile
             </Link>
           </p>
+        )}
+        {onList?.invitationPending && (
+          <ResendInvitationButton
+            rosterId={onList.rosterId}
+            email={form.getValues('customerEmail')}
+          />
         )}
         <TextField
           label="Email"

@@ -10,6 +10,7 @@ import { CustomerMetrics } from '../components/customer-metrics.tsx';
 import { CustomerNotes } from '../components/customer-notes.tsx';
 import { CustomerPhone } from '../components/customer-phone.tsx';
 import { CustomerTags } from '../components/customer-tags.tsx';
+import { ResendInvitationButton } from '../components/resend-invitation-button.tsx';
 import { fullNameOf, type CrmCustomer } from '../crm-customer.ts';
 import { useCustomerProfile } from '../hooks/use-customer-profile.ts';
 import { useCrmTags } from '../hooks/use-crm-tags.ts';
@@ -86,7 +87,12 @@ export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props
           {profile && (
             <>
               <dt>Account</dt>
-              <dd>{profile.invitationPending ? 'Invitation pending' : 'Active'}</dd>
+              <dd>
+                {profile.invitationPending ? 'Invitation pending' : 'Active'}
+                {profile.invitationPending && contact.email && (
+                  <ResendInvitationButton rosterId={rosterId} email={contact.email} />
+                )}
+              </dd>
               <dt>Payments</dt>
               <dd>
                 {profile.externalPayments
