@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { toString as qrSvg } from 'qrcode';
+import './qr-code.css';
 
 /**
  * A QR code of `url`, drawn here on the device by the qrcode library (the link never leaves for

@@ -12,6 +12,7 @@ import {
 } from '@platform/schema/payments/products.zod';
 import { TextField } from '../../../components/form-fields.tsx';
 import { FormNotice } from '../../../components/form-notice.tsx';
+import { DialogActions } from '../../../components/dialog-actions.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
 import { failureText } from '../../../lib/request-failure.ts';
@@ -189,19 +190,12 @@ export function CouponDialog({
           />
         )}
         <FormNotice notice={failure ? { tone: 'error', text: failure } : null} />
-        <div className="button-row">
-          <button
-            type="submit"
-            className="button"
-            disabled={create.isPending}
-            aria-busy={create.isPending || undefined}
-          >
-            {create.isPending ? 'Creating…' : 'Create coupon'}
-          </button>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions
+          busy={create.isPending}
+          label="Create coupon"
+          busyLabel="Creating…"
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

@@ -10,6 +10,7 @@ import {
 } from '@platform/schema/payments/products.zod';
 import { SwitchField, TextField } from '../../../components/form-fields.tsx';
 import { FormNotice } from '../../../components/form-notice.tsx';
+import { DialogActions } from '../../../components/dialog-actions.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
 import { failureText, fieldErrorsOf } from '../../../lib/request-failure.ts';
@@ -376,19 +377,12 @@ export function ProductDialog({
           </fieldset>
         )}
         <FormNotice notice={failure ? { tone: 'error', text: failure } : null} />
-        <div className="button-row">
-          <button
-            type="submit"
-            className="button"
-            disabled={save.isPending}
-            aria-busy={save.isPending || undefined}
-          >
-            {save.isPending ? 'Saving…' : 'Save product'}
-          </button>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Cancel
-          </button>
-        </div>
+        <DialogActions
+          busy={save.isPending}
+          label="Save product"
+          busyLabel="Saving…"
+          onCancel={onClose}
+        />
       </form>
     </Modal>
   );

@@ -8,7 +8,7 @@ import { useToast } from '../../../components/toast/toast-context.ts';
 import type { TeamChanges } from '../hooks/use-team.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { ClaimsEditor } from './claims-editor.tsx';
-import { DialogActions } from './dialog-actions.tsx';
+import { DialogActions } from '../../../components/dialog-actions.tsx';
 
 /** Change what one member may do: their role, or their claims one by one. */
 export function ChangeMemberDialog({

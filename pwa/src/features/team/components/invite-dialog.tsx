@@ -10,7 +10,7 @@ import { useToast } from '../../../components/toast/toast-context.ts';
 import type { TeamChanges } from '../hooks/use-team.ts';
 import { fieldErrorsOf, failureText } from '../../../lib/request-failure.ts';
 import { ClaimsEditor } from './claims-editor.tsx';
-import { DialogActions } from './dialog-actions.tsx';
+import { DialogActions } from '../../../components/dialog-actions.tsx';
 
 type Errors = { email?: string; claims?: string };
 

@@ -1,4 +1,4 @@
-/** A team dialog's submit button (busy while its request runs) and Cancel. */
+/** A dialog's submit button (busy while its request runs) and Cancel. */
 export function DialogActions({
   busy,
   label,
