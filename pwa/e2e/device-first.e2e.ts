@@ -35,6 +35,9 @@ describe('every screen from the device, with the server stopped', () => {
     if (!serverStopped) await server?.close();
   });
 
+  /** The signed-in person's own clock (a manager's page also lists the team's). */
+  const ownClock = (page: Page) => page.getByRole('region', { name: 'Current status' });
+
   /** One visit: the page's data on screen, the service worker in charge, replication settled. */
   async function visit(page: Page, path: string, shown: (page: Page) => Promise<void>) {
     await page.goto(`${server.url}${path}`);
@@ -53,7 +56,9 @@ describe('every screen from the device, with the server stopped', () => {
     await logIn(ownerPage, server.url, demoLogins.owner.email);
     await visit(ownerPage, '/dashboard/time-tracking', async (page) => {
       await page.getByRole('button', { name: 'Clock In', exact: true }).click();
-      await page.getByText(/^Clocked in since \d{1,2}:\d\d\s[AP]M$/).waitFor();
+      await ownClock(page)
+        .getByText(/^Clocked in since \d{1,2}:\d\d\s[AP]M$/)
+        .waitFor();
     });
     const profilePath = await (async () => {
       const page = await visit(ownerPage, '/dashboard/crm', async (p) => {
@@ -84,7 +89,14 @@ describe('every screen from the device, with the server stopped', () => {
       await shown(page);
     };
     await again(ownerPage, '/dashboard/time-tracking', async (page) => {
-      await page.getByText(/^Clocked in since \d{1,2}:\d\d\s[AP]M$/).waitFor();
+      await ownClock(page)
+        .getByText(/^Clocked in since \d{1,2}:\d\d\s[AP]M$/)
+        .waitFor();
+      // The owner manages time tracking: the team's list has them on the clock too.
+      await page
+        .getByRole('region', { name: 'On the clock now' })
+        .getByText(demoLogins.owner.name)
+        .waitFor();
       await page
         .getByRole('region', { name: 'Account' })
         .getByText(demoLogins.owner.name)
