@@ -184,16 +184,18 @@ export async function resendInvitation(
       )
       .for('update');
     if (!item) throw new RosterItemNotFound();
-    if (!item.invitationPending || !item.email) throw new InvitationNotPending();
+    // The link goes to the account's own address, never to whatever the roster item says: a
+    // signup link claims the account, so it may only reach the address the account was made for.
     const account = await findUserById(tx, item.userId);
+    if (!item.invitationPending || !account?.email) throw new InvitationNotPending();
     await endOpenInvitations(tx, { orgId: staff.orgId, userId: item.userId });
     const token = await insertInvitation(tx, {
       orgId: staff.orgId,
       userId: item.userId,
       invitedBy: staff.userId,
     });
-    const typed = { firstName: item.firstName, lastName: item.lastName, email: item.email };
-    return { typed, signupToken: account?.claimedAt ? null : token };
+    const typed = { firstName: item.firstName, lastName: item.lastName, email: account.email };
+    return { typed, signupToken: account.claimedAt ? null : token };
   });
   return { inviteSent: await sendInvitation(deps, org, outcome.typed, outcome.signupToken) };
 }

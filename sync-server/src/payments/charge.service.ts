@@ -294,7 +294,8 @@ export async function runCharge(
         description: product.name,
       });
     } catch (error) {
-      // Never heard: the same attempt asks again later (the lease runs out), same key.
+      // Never heard: the next try is the same attempt and asks with the same key, so the
+      // processor answers what it did the first time instead of charging again.
       await repo.updateInvoice(db, invoice.id, { status: 'open', chargingSince: null });
       throw error;
     }
