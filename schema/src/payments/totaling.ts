@@ -86,7 +86,11 @@ export type TotaledInvoice = {
 
 export class TotalingError extends Error {}
 
-function couponApplies(coupon: CouponTerms | null, productId: string): coupon is CouponTerms {
+/** Whether the coupon discounts this product at all (and so uses a redemption when charged). */
+export function couponApplies(
+  coupon: CouponTerms | null,
+  productId: string,
+): coupon is CouponTerms {
   return (
     coupon !== null &&
     coupon.type !== 'none' &&

@@ -5,6 +5,7 @@ import {
 } from '@platform/schema/payments/charge-flow.rules';
 import { orgFormat } from '@platform/schema/organizations/org-format';
 import {
+  couponApplies,
   totalInvoice,
   TotalingError,
   type TotaledInvoice,
@@ -223,13 +224,8 @@ export async function runCharge(
     // A coupon that discounts this product takes one of its redemptions now (given back if the
     // charge fails); the database refuses more than the coupon allows (coupons_redemptions).
     const coupon = fresh.coupon;
-    const couponCounts =
-      coupon !== null &&
-      coupon.type !== 'none' &&
-      (coupon.appliesToProductIds.length === 0 ||
-        coupon.appliesToProductIds.includes(invoice.productId));
     let couponReserved = invoice.couponReserved;
-    if (couponCounts && !couponReserved) {
+    if (coupon && couponApplies(couponTermsOf(coupon), invoice.productId) && !couponReserved) {
       if (!(await repo.reserveCouponRedemption(tx, coupon.id))) {
         throw new RuleBroken(chargeMessages.couponUsedUp);
       }
