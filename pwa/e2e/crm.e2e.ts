@@ -279,6 +279,30 @@ describe('CRM', () => {
     for (const page of [desk, office]) await page.context().close();
   });
 
+  it('sends an invitation again from the profile of someone who has not answered (issue 14)', async () => {
+    const page = await ownerOnCrm();
+    const robin = `robin-${suffix}@example.test`;
+    await search(page).fill(robin);
+    await roster(page)
+      .getByRole('link', { name: `Robin Crm${suffix}` })
+      .click();
+    await page.getByRole('heading', { name: `Robin Crm${suffix}`, level: 1 }).waitFor();
+    await page.getByText('Invitation pending').waitFor();
+    const sentBefore = (
+      await env.server.db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, robin))
+    ).length;
+    await page.getByRole('button', { name: 'Resend invitation' }).click();
+    await page.getByRole('status').getByText(crmMessages.invitationResent(robin)).waitFor();
+    await expect
+      .poll(
+        async () =>
+          (await env.server.db.select().from(emailOutbox).where(eq(emailOutbox.toAddress, robin)))
+            .length,
+      )
+      .toBe(sentBefore + 1);
+    await page.context().close();
+  });
+
   it('redirects to a profile by user id, and shows not found for another organisation', async () => {
     const page = await ownerOnCrm();
     const { userIds } = env.server.seed;
