@@ -8,6 +8,8 @@ import { OutboxTransport } from './adapters/mailer/outbox.ts';
 import { QueuedMailer } from './adapters/mailer/queued-mailer.ts';
 import { SmtpTransport } from './adapters/mailer/smtp.ts';
 import type { Notifier } from './adapters/notifier/port.ts';
+import type { PaymentProcessor } from './adapters/payments/port.ts';
+import { sandboxProcessor } from './adapters/payments/sandbox.ts';
 import { createNotifier } from './adapters/notifier/create-notifier.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { httpMapPlugin } from './plugins/http-map.ts';
@@ -40,6 +42,8 @@ export type AppDeps = {
   logger?: FastifyServerOptions['logger'];
   /** Google's signing keys; tests pass a local key set (jose createLocalJWKSet). */
   googleKeys?: JWTVerifyGetKey;
+  /** Where cards are kept and charged; the sandbox (our own database) unless one is given. */
+  paymentProcessor?: PaymentProcessor;
 };
 
 declare module 'fastify' {
@@ -47,6 +51,7 @@ declare module 'fastify' {
     config: Config;
     mailer: Mailer;
     notifier: Notifier;
+    paymentProcessor: PaymentProcessor;
   }
 }
 
@@ -83,6 +88,7 @@ export async function buildApp(deps: AppDeps) {
   await app.register(routeContractsPlugin);
   await app.register(drainingPlugin);
   await app.register(dbPlugin, { database: deps.database });
+  app.decorate('paymentProcessor', deps.paymentProcessor ?? sandboxProcessor(deps.database.db));
   await app.register(jobsPlugin, { settings: deps.jobs ?? {} });
   app.decorate('mailer', new QueuedMailer(deps.database.db, app.jobs, mailTransport.kind));
   await app.register(rateLimitsPlugin);

@@ -5,8 +5,6 @@ import {
   productIdParamsSchema,
 } from '@platform/schema/payments/catalogue.zod';
 import { couponInputSchema, productInputSchema } from '@platform/schema/payments/products.zod';
-import type { PaymentProcessor } from '../adapters/payments/port.ts';
-import { sandboxProcessor } from '../adapters/payments/sandbox.ts';
 import {
   archiveCoupon,
   archiveProduct,
@@ -28,14 +26,11 @@ const managerFirst = async (request: FastifyRequest) => {
 
 /**
  * Products and coupons (issue 15), for staff with manage-products in the session's
- * organisation. The processor is the sandbox unless one is given (Stripe comes with its key).
+ * organisation. The processor is the app's (buildApp's `paymentProcessor`).
  */
-export async function paymentsRoutes(
-  app: FastifyInstance,
-  options: { processor?: PaymentProcessor } = {},
-) {
+export async function paymentsRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const processor = options.processor ?? sandboxProcessor(app.db);
+  const processor = app.paymentProcessor;
 
   api.get('/api/catalogue', async (request) =>
     catalogueOf(app.db, processor, await requireCatalogueManager(request)),
