@@ -62,6 +62,11 @@ export type TotalRequest = {
 
 type InvoiceRow = typeof invoices.$inferSelect;
 
+/** The organisation's today, the day start-date windows count from. */
+export async function orgToday(db: Db, orgId: string, now = new Date()): Promise<DayKey> {
+  return (await orgCalendar(db, orgId, now)).today;
+}
+
 async function orgCalendar(db: Db | Tx, orgId: string, now: Date) {
   const timeZone = orgTimeZone(await repo.orgTimeZoneSetting(db, orgId));
   return { today: dayKeyOf(now.getTime(), timeZone), formatDay: orgFormat(timeZone).date };

@@ -1,3 +1,4 @@
+import { fullName } from '@platform/schema/app/full-name.rules';
 import type { FastifyRequest } from 'fastify';
 import { Forbidden } from '../plugins/domain-errors.ts';
 import { requireSession } from '../plugins/session.ts';
@@ -15,4 +16,22 @@ export async function requireCatalogueManager(request: FastifyRequest): Promise<
     throw new Forbidden('You cannot manage this organisation’s products.');
   }
   return { orgId: session.orgId, userId: user.id };
+}
+
+export const SELL_CLAIM = 'manage-point-of-sale';
+
+/** Staff who sell: they charge customers from the CRM and at the point of sale. */
+export type Seller = { orgId: string; userId: string; name: string };
+
+/**
+ * spec §2 'Charge product or subscription': staff with manage-point-of-sale in the session's
+ * organisation, org view. Customers, cards and invoices are all looked up within this orgId,
+ * so another organisation's ids answer 404.
+ */
+export async function requireSeller(request: FastifyRequest): Promise<Seller> {
+  const { session, user, claims } = await requireSession(request);
+  if (session.view !== 'org' || !session.orgId || !claims.includes(SELL_CLAIM)) {
+    throw new Forbidden('You cannot charge this organisation’s customers.');
+  }
+  return { orgId: session.orgId, userId: user.id, name: fullName(user) };
 }

@@ -8,3 +8,13 @@ export const catalogueLimits = {
     perMs: 10 * 60_000,
   } satisfies RateRule,
 };
+
+/**
+ * Card testing (trying stolen numbers one after another) is the abuse a card form draws: a
+ * seller adds a handful of cards an hour, not hundreds. Charges are bounded too, well above a
+ * busy front desk (a double click or a retry of one invoice is not a second charge anyway).
+ */
+export const chargeLimits = {
+  addCard: { name: 'charge-add-card', limit: 20, perMs: 60 * 60_000 } satisfies RateRule,
+  runCharge: { name: 'charge-run', limit: 120, perMs: 10 * 60_000 } satisfies RateRule,
+};

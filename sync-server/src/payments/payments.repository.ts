@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, sql } from 'drizzle-orm';
 import {
   coupons,
   invoices,
@@ -103,5 +103,29 @@ export async function releaseCouponRedemption(db: Reader, couponId: string): Pro
 export async function insertSubscription(db: Reader, values: typeof subscriptions.$inferInsert) {
   const [row] = await db.insert(subscriptions).values(values).returning();
   if (!row) throw new Error('subscription insert returned nothing');
+  return row;
+}
+
+/** A customer's cards in this organisation, newest first (removed ones left out). */
+export async function listPaymentMethods(db: Reader, orgId: string, userId: string) {
+  return db
+    .select()
+    .from(paymentMethods)
+    .where(
+      and(
+        eq(paymentMethods.orgId, orgId),
+        eq(paymentMethods.userId, userId),
+        isNull(paymentMethods.removedAt),
+      ),
+    )
+    .orderBy(desc(paymentMethods.createdAt));
+}
+
+export async function insertPaymentMethod(
+  db: Reader,
+  values: typeof paymentMethods.$inferInsert,
+) {
+  const [row] = await db.insert(paymentMethods).values(values).returning();
+  if (!row) throw new Error('payment method insert returned nothing');
   return row;
 }

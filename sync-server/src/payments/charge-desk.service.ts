@@ -1,0 +1,134 @@
+import type { CardInput, PaymentProcessor } from '../adapters/payments/port.ts';
+import type {
+  ChargeContext,
+  PaymentMethodView,
+  TotalChargeResponse,
+} from '@platform/schema/payments/charge.zod';
+import type { ProrationMode } from '@platform/schema/payments/charge-flow.rules';
+import { DEFAULT_CURRENCY } from '@platform/schema/payments/money';
+import { fullName } from '@platform/schema/app/full-name.rules';
+import type { DayKey } from '@platform/schema/time-tracking/org-calendar';
+import type { Db } from '../db/open-database.ts';
+import { rosterItemOrNotFound } from '../crm/customers.service.ts';
+import { RuleBroken } from '../plugins/domain-errors.ts';
+import { couponView, listCoupons, listProducts, productView } from './catalogue.service.ts';
+import { orgToday, runCharge, totalCharge, type RunResult } from './charge.service.ts';
+import type { Seller } from './payments.access.ts';
+import * as repo from './payments.repository.ts';
+
+/**
+ * The staff side of the charge flow (spec §2 'Charge product or subscription'): a seller picks
+ * one of the organisation's customers by roster id, a product, a card of that customer, and
+ * charges. Every id is looked up within the seller's organisation.
+ */
+
+const cardView = (row: Awaited<ReturnType<typeof repo.listPaymentMethods>>[number]) =>
+  ({
+    id: row.id,
+    brand: row.brand,
+    last4: row.last4,
+    expMonth: row.expMonth,
+    expYear: row.expYear,
+  }) satisfies PaymentMethodView;
+
+async function customerOf(db: Db, seller: Seller, rosterId: string) {
+  return rosterItemOrNotFound(db, seller, rosterId);
+}
+
+/** What the modal offers: the customer, their cards, the products and coupons on offer. */
+export async function chargeContext(
+  db: Db,
+  processor: PaymentProcessor,
+  seller: Seller,
+  rosterId: string,
+  now = new Date(),
+): Promise<ChargeContext> {
+  const item = await customerOf(db, seller, rosterId);
+  const [cards, productRows, couponRows, today] = await Promise.all([
+    repo.listPaymentMethods(db, seller.orgId, item.userId),
+    listProducts(db, seller),
+    listCoupons(db, seller),
+    orgToday(db, seller.orgId, now),
+  ]);
+  return {
+    customer: {
+      rosterId: item.id,
+      userId: item.userId,
+      name: fullName(item),
+      email: item.email,
+    },
+    paymentMethods: cards.map(cardView),
+    products: productRows.map(productView),
+    coupons: couponRows.map(couponView),
+    processor: processor.kind,
+    currency: DEFAULT_CURRENCY,
+    today,
+  };
+}
+
+/** Keeps a card for the customer at the processor (the sandbox's test cards in the demo). */
+export async function addCustomerCard(
+  db: Db,
+  processor: PaymentProcessor,
+  seller: Seller,
+  rosterId: string,
+  card: CardInput,
+): Promise<PaymentMethodView> {
+  const item = await customerOf(db, seller, rosterId);
+  const saved = await processor.saveCard({ orgId: seller.orgId, userId: item.userId, card });
+  if (!saved.ok) throw new RuleBroken(saved.message);
+  const row = await repo.insertPaymentMethod(db, {
+    orgId: seller.orgId,
+    userId: item.userId,
+    processor: processor.kind,
+    ...saved.card,
+  });
+  return cardView(row);
+}
+
+export type DeskTotalRequest = {
+  rosterId: string;
+  productId: string;
+  paymentMethodId: string | null;
+  couponId: string | null;
+  startDate: DayKey | null;
+  priceMinor: number | null;
+  prorationMode: ProrationMode;
+  issuePunchCard: boolean;
+};
+
+/** spec §4 Continue, for a customer of the seller's organisation. */
+export async function totalForCustomer(
+  db: Db,
+  seller: Seller,
+  request: DeskTotalRequest,
+  now = new Date(),
+): Promise<TotalChargeResponse> {
+  const item = await customerOf(db, seller, request.rosterId);
+  return totalCharge(
+    db,
+    {
+      orgId: seller.orgId,
+      actorUserId: seller.userId,
+      customerUserId: item.userId,
+      productId: request.productId,
+      couponId: request.couponId,
+      paymentMethodId: request.paymentMethodId,
+      priceMinor: request.priceMinor,
+      startDate: request.startDate,
+      prorationMode: request.prorationMode,
+      issuePunchCard: request.issuePunchCard,
+    },
+    now,
+  );
+}
+
+/** spec §4 Run charge: the invoice of the seller's organisation, charged once. */
+export function runChargeAsSeller(
+  db: Db,
+  processor: PaymentProcessor,
+  seller: Seller,
+  invoiceId: string,
+): Promise<RunResult> {
+  return runCharge(db, processor, { orgId: seller.orgId, invoiceId });
+}

@@ -1,0 +1,92 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  cardInputSchema,
+  chargeContextSchema,
+  paymentMethodSchema,
+  rosterIdParamsSchema,
+  runChargeRequestSchema,
+  runChargeResponseSchema,
+  totalChargeRequestSchema,
+  totalChargeResponseSchema,
+} from '@platform/schema/payments/charge.zod';
+import { enforce } from '../rate-limits/rate-limits.ts';
+import {
+  addCustomerCard,
+  chargeContext,
+  runChargeAsSeller,
+  totalForCustomer,
+} from './charge-desk.service.ts';
+import { requireSeller } from './payments.access.ts';
+import { chargeLimits } from './payments.limits.ts';
+
+/** Nothing is read from the request before the seller's claim is checked (403 before 400). */
+const sellerFirst = async (request: FastifyRequest) => {
+  await requireSeller(request);
+};
+
+/**
+ * The charge flow's calls (spec §2 'Charge product or subscription', §4; issue 15), for staff
+ * with manage-point-of-sale. Run charge answers 200 with `valid: false` and the reason when the
+ * card is refused: that is the charge's result, not a failed request.
+ */
+export async function chargeRoutes(app: FastifyInstance) {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const processor = app.paymentProcessor;
+
+  api.get(
+    '/api/charges/customers/:rosterId',
+    {
+      schema: { params: rosterIdParamsSchema, response: { 200: chargeContextSchema } },
+      preValidation: sellerFirst,
+    },
+    async (request) =>
+      chargeContext(app.db, processor, await requireSeller(request), request.params.rosterId),
+  );
+
+  api.post(
+    '/api/charges/customers/:rosterId/payment-methods',
+    {
+      schema: {
+        params: rosterIdParamsSchema,
+        body: cardInputSchema,
+        response: { 201: paymentMethodSchema },
+      },
+      preValidation: sellerFirst,
+    },
+    async (request, reply) => {
+      const seller = await requireSeller(request);
+      await enforce(app.db, [{ rule: chargeLimits.addCard, subject: seller.userId }]);
+      const card = await addCustomerCard(
+        app.db,
+        processor,
+        seller,
+        request.params.rosterId,
+        request.body,
+      );
+      return reply.code(201).send(card);
+    },
+  );
+
+  api.post(
+    '/api/charges/total',
+    {
+      schema: { body: totalChargeRequestSchema, response: { 200: totalChargeResponseSchema } },
+      preValidation: sellerFirst,
+    },
+    async (request) => totalForCustomer(app.db, await requireSeller(request), request.body),
+  );
+
+  api.post(
+    '/api/charges/run',
+    {
+      schema: { body: runChargeRequestSchema, response: { 200: runChargeResponseSchema } },
+      preValidation: sellerFirst,
+    },
+    async (request) => {
+      const seller = await requireSeller(request);
+      await enforce(app.db, [{ rule: chargeLimits.runCharge, subject: seller.userId }]);
+      return runChargeAsSeller(app.db, processor, seller, request.body.invoiceId);
+    },
+  );
+}
