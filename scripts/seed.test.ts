@@ -16,10 +16,26 @@ describe.each(testDatabaseKinds)('seedDemo on %s', (kind) => {
     const second = await seedDemo(database.db);
     expect(second.created).toBe(false);
     expect(second.seed).toEqual(first.seed);
-    const count = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from users`);
+    const count = await database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from users`,
+    );
     const rows = Array.isArray(count) ? count : (count as { rows: Array<{ n: number }> }).rows;
     expect(rows[0]?.n).toBe(6);
-    const roster = await database.db.execute<{ n: number }>(sql`select count(*)::int as n from roster_items`);
-    expect((Array.isArray(roster) ? roster : (roster as { rows: Array<{ n: number }> }).rows)[0]?.n).toBe(2);
+    const roster = await database.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from roster_items`,
+    );
+    expect(
+      (Array.isArray(roster) ? roster : (roster as { rows: Array<{ n: number }> }).rows)[0]?.n,
+    ).toBe(2);
+    // The demo sells something from the first start (issue 15), each product at the sandbox.
+    const offered = await database.db.execute<{ n: number; at: number }>(
+      sql`select count(*)::int as n, count(processor_product_id)::int as at from products`,
+    );
+    const products = (
+      Array.isArray(offered)
+        ? offered
+        : (offered as { rows: Array<{ n: number; at: number }> }).rows
+    )[0];
+    expect(products).toEqual({ n: 3, at: 3 });
   });
 });

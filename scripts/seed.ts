@@ -4,6 +4,8 @@ import { claims, timeTrackingClaims } from '@platform/schema/organizations/claim
 import { guardianLinks, memberships, organizations, rosterItems, users } from '@platform/schema/db';
 import type { Db } from '../sync-server/src/db/open-database.ts';
 import { saveBrandingSettings, uploadLogo } from '../sync-server/src/branding/branding.service.ts';
+import { sandboxProcessor } from '../sync-server/src/adapters/payments/sandbox.ts';
+import { createCoupon, createProduct } from '../sync-server/src/payments/catalogue.service.ts';
 
 export const DEMO_PASSWORD = 'demo-pass-2026';
 
@@ -99,16 +101,14 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
       { orgId: jobber.id, userId: jobberOwner, kind: 'staff', claims: [...claims] },
     ]);
     const now = new Date();
-    await tx
-      .insert(guardianLinks)
-      .values({
-        guardianUserId: parent,
-        childUserId: child.id,
-        orgId: zipper.id,
-        createdByUserId: parent,
-        confirmedAt: now,
-        confirmedByUserId: parent,
-      });
+    await tx.insert(guardianLinks).values({
+      guardianUserId: parent,
+      childUserId: child.id,
+      orgId: zipper.id,
+      createdByUserId: parent,
+      confirmedAt: now,
+      confirmedByUserId: parent,
+    });
     // The family is on Zipper's customer list (the roster replicates to the front desk).
     await tx.insert(rosterItems).values([
       {
@@ -146,7 +146,47 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
     timezone: 'America/New_York',
   });
   await uploadLogo(db, seed.zipperOrgId, Buffer.from(zipperLogoSvg));
+  await seedDemoCatalogue(db, seed);
   return { created: true, seed };
+}
+
+/**
+ * What Zipper Fitness sells in the demo (issue 15), made through the catalogue service at the
+ * sandbox processor: a monthly membership with a start-up fee, a class pack with a punch card,
+ * a single session, and a welcome coupon — enough to charge the demo parent at once.
+ */
+async function seedDemoCatalogue(db: Db, seed: DemoSeed) {
+  const processor = sandboxProcessor(db);
+  const owner = { orgId: seed.zipperOrgId, userId: seed.userIds.owner };
+  const membership = await createProduct(db, processor, owner, {
+    name: 'Unlimited membership',
+    description: 'Every class, every week.',
+    type: 'recurring',
+    schedule: 'month',
+    priceMinor: 12_900,
+    startupFeeMinor: 2_500,
+  });
+  await createProduct(db, processor, owner, {
+    name: '10-class pack',
+    type: 'one-time',
+    schedule: 'one-time',
+    priceMinor: 15_000,
+    punchCardConfiguration: { groups: [{ id: crypto.randomUUID(), name: 'Classes', credits: 10 }] },
+  });
+  await createProduct(db, processor, owner, {
+    name: 'Personal training session',
+    type: 'one-time',
+    schedule: 'one-time',
+    priceMinor: 7_500,
+  });
+  await createCoupon(db, owner, {
+    name: 'WELCOME10',
+    type: 'percentage',
+    amount: 10,
+    numberOfRedemptions: 100,
+    appliesToProductIds: [membership.id],
+    duration: { durationType: 'once', durationInMonths: null },
+  });
 }
 
 /** Zipper Fitness's demo logo: a white Z on an orange tile. */

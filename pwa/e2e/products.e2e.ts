@@ -23,7 +23,8 @@ describe('products and coupons', () => {
       .getByRole('note')
       .getByText(/^Sandbox:/)
       .waitFor();
-    await page.getByText('No products yet.', { exact: false }).waitFor();
+    // The demo already sells a membership (seeded at the sandbox).
+    await page.getByRole('row', { name: /^Unlimited membership/ }).waitFor();
 
     // A membership: every month, $49.00, a $20.00 start-up fee.
     await page.getByRole('button', { name: 'New product' }).click();

@@ -117,16 +117,26 @@ describe.each(testDatabaseKinds)('the charge routes on %s', (kind) => {
     expect(context.paymentMethods).toContainEqual(
       expect.objectContaining({ id, brand: 'Visa', last4: '4242' }),
     );
-    const real = await call(jars.owner, 'POST', `/api/charges/customers/${rosterId}/payment-methods`, {
-      ...visa,
-      number: '4111 1111 1111 1112',
-    });
+    const real = await call(
+      jars.owner,
+      'POST',
+      `/api/charges/customers/${rosterId}/payment-methods`,
+      {
+        ...visa,
+        number: '4111 1111 1111 1112',
+      },
+    );
     expect(real.statusCode).toBe(422);
     expect(JSON.stringify(real.json())).toContain('use a test card');
-    const garbled = await call(jars.owner, 'POST', `/api/charges/customers/${rosterId}/payment-methods`, {
-      ...visa,
-      number: 'abc',
-    });
+    const garbled = await call(
+      jars.owner,
+      'POST',
+      `/api/charges/customers/${rosterId}/payment-methods`,
+      {
+        ...visa,
+        number: 'abc',
+      },
+    );
     expect(garbled.statusCode).toBe(400);
     expect(JSON.stringify(garbled.json())).toContain('Enter the card number.');
   });

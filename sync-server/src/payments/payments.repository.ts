@@ -121,10 +121,7 @@ export async function listPaymentMethods(db: Reader, orgId: string, userId: stri
     .orderBy(desc(paymentMethods.createdAt));
 }
 
-export async function insertPaymentMethod(
-  db: Reader,
-  values: typeof paymentMethods.$inferInsert,
-) {
+export async function insertPaymentMethod(db: Reader, values: typeof paymentMethods.$inferInsert) {
   const [row] = await db.insert(paymentMethods).values(values).returning();
   if (!row) throw new Error('payment method insert returned nothing');
   return row;

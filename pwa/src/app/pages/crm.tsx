@@ -7,6 +7,8 @@ import { CrmRedirectPage } from '../../features/crm/pages/crm-redirect-page.tsx'
 import { CustomerProfilePage } from '../../features/crm/pages/customer-profile-page.tsx';
 import { ManageChildrenDialog } from '../../features/families/components/manage-children-dialog.tsx';
 import { ManageGuardiansDialog } from '../../features/families/components/manage-guardians-dialog.tsx';
+import { ChargeDialog } from '../../features/products/components/charge-dialog.tsx';
+import { useSignedInUser } from '../../lib/current-user.ts';
 import { useOnlineStatus } from '../../lib/online-status.ts';
 import { NotFoundPage } from '../../features/shell/components/not-found-page.tsx';
 
@@ -50,6 +52,7 @@ export function CrmCustomerProfile() {
       familyActions={(customer, onChanged) => (
         <CustomerFamilyActions customer={customer} onChanged={onChanged} />
       )}
+      chargeAction={(customer) => <ChargeCustomer customer={customer} />}
     />
   );
 }
@@ -112,5 +115,27 @@ function CustomerFamilyActions({
         />
       )}
     </div>
+  );
+}
+
+/** 'Charge product or subscription' for staff who sell (claim manage-point-of-sale). */
+function ChargeCustomer({ customer }: { customer: CrmCustomer }): ReactNode {
+  const user = useSignedInUser();
+  const online = useOnlineStatus();
+  const [open, setOpen] = useState(false);
+  if (!user.claims.includes('manage-point-of-sale')) return null;
+  return (
+    <>
+      <button
+        type="button"
+        className="button"
+        onClick={() => setOpen(true)}
+        disabled={!online}
+        title={online ? undefined : 'Charging needs a connection.'}
+      >
+        Charge
+      </button>
+      {open && <ChargeDialog rosterId={customer.rosterId} open onOpenChange={setOpen} />}
+    </>
   );
 }

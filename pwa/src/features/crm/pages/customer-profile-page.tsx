@@ -21,6 +21,8 @@ type Props = {
   rosterId: string;
   /** 'Manage parent/guardian accounts' and 'Manage child accounts' (features/families, via app/). */
   familyActions: (customer: CrmCustomer, onChanged: () => void) => ReactNode;
+  /** 'Charge product or subscription' (features/products, via app/), for staff who sell. */
+  chargeAction?: (customer: CrmCustomer) => ReactNode;
   /** Shown for an id this organisation does not have (never another organisation's data). */
   notFound: ReactNode;
 };
@@ -32,7 +34,7 @@ type Props = {
  * at once (DESIGN.md How data flows 6). Family, metrics and activity are the server's and need
  * a connection.
  */
-export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props) {
+export function CustomerProfilePage({ rosterId, familyActions, chargeAction, notFound }: Props) {
   const { state, reload } = useCustomerProfile(rosterId);
   const local = useLocalCustomer(rosterId);
   const online = useOnlineStatus();
@@ -69,6 +71,7 @@ export function CustomerProfilePage({ rosterId, familyActions, notFound }: Props
             Invite customer to product
           </button>
         )}
+        {profile && !profile.externalPayments && chargeAction?.(customer)}
       </div>
       {!online && (
         <p className="crm-offline" role="status">

@@ -1,0 +1,504 @@
+import { useReducer, useState, type FormEvent } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { latestStartDate } from '@platform/schema/payments/charge-flow.rules';
+import { chargeFlowMessages } from '@platform/schema/payments/charge-flow.rules';
+import { addDays } from '@platform/schema/payments/billing-calendar';
+import { formatMoney, parseMoneyInput } from '@platform/schema/payments/money';
+import { orgFormat } from '@platform/schema/organizations/org-format';
+import type { ChargeContext, PaymentMethodView } from '@platform/schema/payments/charge.zod';
+import { Modal } from '../../../components/modal.tsx';
+import { SwitchField } from '../../../components/form-fields.tsx';
+import { useToast } from '../../../components/toast/toast-context.ts';
+import { ApiError } from '../../../lib/api.ts';
+import { useSignedInUser } from '../../../lib/current-user.ts';
+import { failureText } from '../../../lib/request-failure.ts';
+import { addCard, getChargeContext, runCharge, totalCharge } from '../api/charges.ts';
+import { scheduleLabels } from '../catalogue-texts.ts';
+import {
+  chargeFlowReducer,
+  continueBlocker,
+  initialChargeFlow,
+  punchCardDisabled,
+  takesPrice,
+} from '../charge-flow.ts';
+import { SandboxCardForm } from './sandbox-card-form.tsx';
+import '../products.css';
+
+const contextKey = (rosterId: string) => ['charge-context', rosterId] as const;
+
+const cardLabel = (card: PaymentMethodView) =>
+  `${card.brand} •••• ${card.last4} (expires ${String(card.expMonth).padStart(2, '0')}/${String(card.expYear).slice(-2)})`;
+
+/**
+ * The modal 'Charge product or subscription' (spec §2, §4; issue 15): choose a product and a
+ * card, Continue totals the order on the server, Run charge charges it — once, however often
+ * it is pressed (the server keeps the totaled invoice and charges it under one key).
+ */
+export function ChargeDialog({
+  rosterId,
+  open,
+  onOpenChange,
+}: {
+  rosterId: string;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}) {
+  const context = useQuery({
+    queryKey: contextKey(rosterId),
+    queryFn: ({ signal }) => getChargeContext(rosterId, signal),
+    enabled: open,
+  });
+  return (
+    <Modal
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Charge product or subscription"
+      description={context.data ? `For ${context.data.customer.name}` : undefined}
+    >
+      {context.isPending ? (
+        <p role="status" className="packages-muted">
+          Loading products and cards…
+        </p>
+      ) : context.isError ? (
+        <div className="form-error" role="alert">
+          <p>{failureText(context.error, 'Charging')}</p>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => void context.refetch()}
+          >
+            Try again
+          </button>
+        </div>
+      ) : (
+        <ChargeFlow
+          context={context.data}
+          rosterId={rosterId}
+          onClose={() => onOpenChange(false)}
+        />
+      )}
+    </Modal>
+  );
+}
+
+function ChargeFlow({
+  context,
+  rosterId,
+  onClose,
+}: {
+  context: ChargeContext;
+  rosterId: string;
+  onClose: () => void;
+}) {
+  const user = useSignedInUser();
+  const format = orgFormat(user.org?.timezone);
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [state, dispatch] = useReducer(chargeFlowReducer, initialChargeFlow);
+  const [addingCard, setAddingCard] = useState(context.paymentMethods.length === 0);
+  const [busy, setBusy] = useState<'total' | 'run' | null>(null);
+  const money = (minor: number) => formatMoney(minor, context.currency);
+
+  const product = context.products.find((p) => p.id === state.selectedProductId) ?? null;
+  const priceMinor = product && takesPrice(product) ? parseMoneyInput(state.price) : null;
+  const blocker = continueBlocker(state, product, context.today, priceMinor);
+  const coupons = context.coupons.filter(
+    (c) =>
+      product && (c.appliesToProductIds.length === 0 || c.appliesToProductIds.includes(product.id)),
+  );
+  const latest = product ? latestStartDate(product.schedule, context.today) : null;
+  const card = context.paymentMethods.find((c) => c.id === state.paymentMethodId);
+
+  async function onContinue(event: FormEvent) {
+    event.preventDefault();
+    if (blocker || !product) return;
+    setBusy('total');
+    try {
+      const invoice = await totalCharge({
+        rosterId,
+        productId: product.id,
+        paymentMethodId: state.paymentMethodId,
+        couponId: state.coupon,
+        startDate: state.startDate || null,
+        priceMinor,
+        prorationMode: state.prorationMode,
+        issuePunchCard: state.issuePunchCard,
+      });
+      dispatch({ type: 'totaled', invoice });
+    } catch (error) {
+      dispatch({ type: 'total-failed', message: failureText(error, 'Totaling the order') });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  async function onRun() {
+    if (!state.totaledInvoice || busy) return;
+    setBusy('run');
+    try {
+      const result = await runCharge(state.totaledInvoice.invoiceId);
+      dispatch({
+        type: 'ran',
+        result,
+        invalidMessage: result.valid
+          ? ''
+          : result.inProgress
+            ? result.message
+            : `${chargeFlowMessages.chargeInvalid} ${result.message}`,
+      });
+      if (result.valid) {
+        toast.success(
+          result.recurring
+            ? chargeFlowMessages.subscriptionCreated
+            : chargeFlowMessages.paymentProcessed,
+        );
+      }
+    } catch (error) {
+      dispatch({
+        type: 'run-failed',
+        message:
+          error instanceof ApiError && error.status < 500
+            ? `${chargeFlowMessages.chargeInvalid} ${error.message}`
+            : chargeFlowMessages.chargeFailed,
+      });
+    } finally {
+      setBusy(null);
+    }
+  }
+
+  if (context.products.length === 0) {
+    return (
+      <div className="charge-flow">
+        <p>This organisation has no products to charge yet. Create one under Products.</p>
+        <div className="button-row">
+          <button type="button" className="button" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  if (state.currentStep === 'completed' && state.runResult?.valid) {
+    const totals = state.runResult.totals;
+    return (
+      <div className="charge-flow" aria-live="polite">
+        <p className="charge-done" role="status">
+          {state.runResult.recurring
+            ? chargeFlowMessages.subscriptionCreated
+            : chargeFlowMessages.paymentProcessed}
+        </p>
+        <p>
+          {money(totals.total)} charged{card ? ` to ${card.brand} •••• ${card.last4}` : ''}.
+          {totals.nextBillingDate &&
+            ` Next charge ${money(totals.recurringFinalAmount)} on ${format.date(totals.nextBillingDate)}.`}
+        </p>
+        <div className="button-row">
+          <button type="button" className="button" onClick={onClose}>
+            Close
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  if (state.currentStep === 'order-summary' && state.totaledInvoice) {
+    const { totals } = state.totaledInvoice;
+    return (
+      <div className="charge-flow">
+        <h3 className="charge-step">Order summary</h3>
+        <table className="charge-lines">
+          <caption className="visually-hidden">Order summary</caption>
+          <thead>
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col">Price</th>
+              <th scope="col">Discount</th>
+              <th scope="col">Amount</th>
+            </tr>
+          </thead>
+          <tbody>
+            {totals.lineItems.map((line, index) => (
+              <tr key={`${line.type}-${index}`}>
+                <th scope="row">
+                  {line.description}
+                  {line.prorationDescription && (
+                    <span className="packages-muted charge-note">{line.prorationDescription}</span>
+                  )}
+                </th>
+                <td>{money(line.originalAmount)}</td>
+                <td>{line.discountAmount > 0 ? `−${money(line.discountAmount)}` : '—'}</td>
+                <td>{money(line.finalAmount)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <dl className="charge-totals">
+          <dt>Subtotal</dt>
+          <dd>{money(totals.subtotal)}</dd>
+          {totals.couponDiscount > 0 && (
+            <>
+              <dt>Discount</dt>
+              <dd>−{money(totals.couponDiscount)}</dd>
+            </>
+          )}
+          <dt>Total charged now</dt>
+          <dd className="charge-total">{money(totals.total)}</dd>
+          {totals.nextBillingDate && (
+            <>
+              <dt>Next charge</dt>
+              <dd>
+                {money(totals.recurringFinalAmount)} on {format.date(totals.nextBillingDate)}
+              </dd>
+            </>
+          )}
+          {card && (
+            <>
+              <dt>Card</dt>
+              <dd>{cardLabel(card)}</dd>
+            </>
+          )}
+        </dl>
+        {context.processor === 'sandbox' && (
+          <p className="packages-muted">Sandbox: no real money moves.</p>
+        )}
+        {state.errorMessage && (
+          <p className="form-error" role="alert">
+            {state.errorMessage}
+          </p>
+        )}
+        <div className="button-row">
+          <button
+            type="button"
+            className="button"
+            onClick={() => void onRun()}
+            disabled={busy !== null}
+            aria-busy={busy === 'run' || undefined}
+          >
+            {busy === 'run' ? 'Charging…' : 'Run charge'}
+          </button>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => dispatch({ type: 'back' })}
+            disabled={busy !== null}
+          >
+            Back
+          </button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <form className="charge-flow" onSubmit={(event) => void onContinue(event)} noValidate>
+      <div className="field">
+        <label htmlFor="charge-product">Product</label>
+        <select
+          id="charge-product"
+          value={state.selectedProductId ?? ''}
+          onChange={(event) =>
+            dispatch({ type: 'choose-product', productId: event.target.value || null })
+          }
+        >
+          <option value="">Choose a product</option>
+          {context.products.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name} — {takesPrice(p) ? 'price agreed with the customer' : money(p.priceMinor)}
+              {p.type === 'recurring' ? `, ${scheduleLabels[p.schedule].toLowerCase()}` : ''}
+            </option>
+          ))}
+        </select>
+      </div>
+      {product && takesPrice(product) && (
+        <div className="field">
+          <label htmlFor="charge-price">Price ({context.currency})</label>
+          <input
+            id="charge-price"
+            inputMode="decimal"
+            value={state.price}
+            onChange={(event) => dispatch({ type: 'set-price', price: event.target.value })}
+          />
+        </div>
+      )}
+      {product && product.startupFeeMinor > 0 && (
+        <p className="packages-muted">
+          {state.startupFee
+            ? `Includes the start-up fee of ${money(product.startupFeeMinor)}.`
+            : 'No start-up fee with a delayed start.'}
+        </p>
+      )}
+      <fieldset className="product-choice">
+        <legend>Payment method</legend>
+        {context.paymentMethods.map((c) => (
+          <label key={c.id}>
+            <input
+              type="radio"
+              name="charge-card"
+              checked={state.paymentMethodId === c.id}
+              onChange={() => dispatch({ type: 'choose-payment-method', paymentMethodId: c.id })}
+            />{' '}
+            {cardLabel(c)}
+          </label>
+        ))}
+        {context.paymentMethods.length === 0 && !addingCard && (
+          <p className="packages-muted">No card on file.</p>
+        )}
+        {addingCard ? (
+          context.processor === 'sandbox' ? (
+            <SandboxCardForm
+              save={(input) => addCard(rosterId, input)}
+              onSaved={(saved) => {
+                queryClient.setQueryData<ChargeContext>(contextKey(rosterId), (old) =>
+                  old ? { ...old, paymentMethods: [saved, ...old.paymentMethods] } : old,
+                );
+                dispatch({ type: 'card-created', paymentMethodId: saved.id });
+                setAddingCard(false);
+              }}
+              onCancel={() => setAddingCard(false)}
+            />
+          ) : (
+            <p className="form-error" role="alert">
+              Card entry with Stripe is not available in this version yet: the customer adds their
+              card in their own app.
+            </p>
+          )
+        ) : (
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => setAddingCard(true)}
+          >
+            Add a card
+          </button>
+        )}
+      </fieldset>
+      {product && coupons.length > 0 && (
+        <div className="field">
+          <label htmlFor="charge-coupon">Coupon (optional)</label>
+          <select
+            id="charge-coupon"
+            value={state.coupon ?? ''}
+            onChange={(event) =>
+              dispatch({ type: 'set-coupon', couponId: event.target.value || null })
+            }
+          >
+            <option value="">No coupon</option>
+            {coupons.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {product && latest && (
+        <fieldset className="product-choice">
+          <legend>Subscription start</legend>
+          <label>
+            <input
+              type="radio"
+              name="charge-start"
+              checked={state.startDate === ''}
+              onChange={() => dispatch({ type: 'set-start-date', startDate: '' })}
+            />{' '}
+            Immediately on purchase
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="charge-start"
+              checked={state.startDate !== ''}
+              onChange={() =>
+                dispatch({ type: 'set-start-date', startDate: addDays(context.today, 1) })
+              }
+            />{' '}
+            On a specific date
+          </label>
+          {state.startDate !== '' && (
+            <div className="field">
+              <label htmlFor="charge-start-date">Start date</label>
+              <input
+                id="charge-start-date"
+                type="date"
+                min={addDays(context.today, 1)}
+                max={latest}
+                value={state.startDate}
+                onChange={(event) =>
+                  dispatch({ type: 'set-start-date', startDate: event.target.value })
+                }
+              />
+            </div>
+          )}
+        </fieldset>
+      )}
+      {product?.unifiedBillingConfig.enabled && (
+        <fieldset className="product-choice">
+          <legend>
+            Until the billing day (the {product.unifiedBillingConfig.billingDayOfMonth}.)
+          </legend>
+          <label>
+            <input
+              type="radio"
+              name="charge-proration"
+              checked={state.prorationMode === 'charge-prorated'}
+              onChange={() => dispatch({ type: 'set-proration', prorationMode: 'charge-prorated' })}
+            />{' '}
+            Charge the days until then now
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="charge-proration"
+              checked={state.prorationMode === 'delayed-billing'}
+              onChange={() => dispatch({ type: 'set-proration', prorationMode: 'delayed-billing' })}
+            />{' '}
+            Charge nothing now; first charge on the billing day
+          </label>
+        </fieldset>
+      )}
+      {product && (
+        <SwitchField
+          label="Issue punch card credits"
+          checked={state.issuePunchCard}
+          disabled={
+            punchCardDisabled(product) || product.punchCardConfiguration.groups.length === 0
+          }
+          onChange={(event) =>
+            dispatch({ type: 'set-punch-card', issuePunchCard: event.target.checked })
+          }
+          hint={
+            punchCardDisabled(product)
+              ? 'Not for recurring products.'
+              : product.punchCardConfiguration.groups.length === 0
+                ? 'This product has no punch-card groups.'
+                : undefined
+          }
+        />
+      )}
+      {blocker && state.selectedProductId && state.paymentMethodId && (
+        <p className="field-error" id="charge-blocker">
+          {blocker}
+        </p>
+      )}
+      {state.errorMessage && (
+        <p className="form-error" role="alert">
+          {state.errorMessage}
+        </p>
+      )}
+      <div className="button-row">
+        <button
+          type="submit"
+          className="button"
+          disabled={blocker !== null || busy !== null}
+          aria-busy={busy === 'total' || undefined}
+        >
+          {busy === 'total' ? 'Totaling…' : 'Continue'}
+        </button>
+        <button type="button" className="button button-secondary" onClick={onClose}>
+          Cancel
+        </button>
+      </div>
+    </form>
+  );
+}
