@@ -142,4 +142,64 @@ describe('charging a customer', () => {
     expect(await chargesOf(7_500)).toHaveLength(1);
     await page.context().close();
   });
+
+  it('sells at the point of sale and lists today’s sales with their total', async () => {
+    const page = await (await env.browser.newContext({ locale: 'en-US' })).newPage();
+    await logIn(page, env.server.url, demoLogins.owner.email);
+    await page.goto(`${env.server.url}/dashboard`);
+    await page.getByRole('navigation').getByRole('link', { name: 'Point of Sale' }).click();
+    await page.getByRole('heading', { name: 'Point of Sale', level: 1 }).waitFor();
+    const sales = page.getByRole('region', { name: 'Today’s sales' });
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: /Select a customer/ }).click();
+    const picker = page.getByRole('dialog', { name: 'Select a customer' });
+    await picker.getByLabel('Search customers').fill('Pat');
+    await picker
+      .getByRole('list', { name: 'Customers' })
+      .getByRole('button', { name: /Pat Parent/ })
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'Charge product or subscription' });
+    await dialog.getByLabel('Product').waitFor();
+    await chooseProduct(dialog, '10-class pack');
+    await addCard(dialog, '4242 4242 4242 4242');
+    await dialog.getByRole('button', { name: 'Continue' }).click();
+    await dialog.getByRole('button', { name: 'Run charge' }).click();
+    await page
+      .getByRole('status', { name: 'Notifications' })
+      .getByText('Payment processed successfully!')
+      .waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).last().click();
+    await dialog.waitFor({ state: 'detached' });
+
+    // The sale is on today's list, and the list's total counts it.
+    const table = sales.getByRole('table', { name: 'Today’s sales' });
+    const row = table
+      .getByRole('row')
+      .filter({ hasText: '10-class pack' })
+      .filter({ hasText: 'Pat Parent' });
+    await row.last().waitFor();
+    expect(await row.last().innerText()).toContain('$150.00');
+    const paid = await env.server.db
+      .select()
+      .from(sandboxCharges)
+      .where(eq(sandboxCharges.orgId, env.server.seed.zipperOrgId));
+    const total = paid
+      .filter((c) => c.outcome === 'succeeded')
+      .reduce((sum, c) => sum + c.amountMinor, 0);
+    const money = `$${(total / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
+    await table.getByRole('row', { name: new RegExp(`Total today\\s+\\${money}`) }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+
+  it('does not offer the point of sale to staff who do not sell', async () => {
+    const page = await (await env.browser.newContext()).newPage();
+    await logIn(page, env.server.url, demoLogins.staff.email);
+    await page.goto(`${env.server.url}/dashboard`);
+    await page.getByRole('navigation').getByRole('link', { name: 'Time Tracking' }).waitFor();
+    expect(await page.getByRole('link', { name: 'Point of Sale' }).count()).toBe(0);
+    expect((await page.request.get(`${env.server.url}/api/charges/today`)).status()).toBe(403);
+    await page.context().close();
+  });
 });

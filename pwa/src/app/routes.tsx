@@ -50,6 +50,7 @@ const SitesCreatePage = lazyComponent(
 );
 const SmsPage = lazyComponent(() => import('../features/dashboard/pages/sms-page.tsx'), 'SmsPage');
 const Crm = lazyComponent(() => import('./pages/crm.tsx'), 'Crm');
+const PointOfSale = lazyComponent(() => import('./pages/pos.tsx'), 'PointOfSale');
 const CrmCustomerProfile = lazyComponent(() => import('./pages/crm.tsx'), 'CrmCustomerProfile');
 const CrmRedirect = lazyComponent(() => import('./pages/crm.tsx'), 'CrmRedirect');
 const OrganizationManagementPage = lazyComponent(
@@ -118,6 +119,7 @@ const sidebarPages: Partial<Record<string, ReactNode>> = {
   '/dashboard/crm': <Crm />,
   '/dashboard/organization-management': <OrganizationManagementPage />,
   '/dashboard/packages': <PackagesPage />,
+  '/dashboard/pos': <PointOfSale />,
 };
 
 /** Every sidebar entry is a page, gated like its link (claims, Jobber). spec §2, §6. */

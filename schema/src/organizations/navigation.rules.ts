@@ -44,6 +44,7 @@ export const navGroups: NavGroup[] = [
         path: '/dashboard/pos',
         anyOf: ['manage-point-of-sale'],
         hiddenOnJobber: true,
+        ready: true,
       },
       {
         label: 'Products',

@@ -137,3 +137,22 @@ export const runChargeResponseSchema = z.discriminatedUnion('valid', [
   }),
 ]);
 export type RunChargeResponse = z.infer<typeof runChargeResponseSchema>;
+
+/** GET /api/charges/today — the point of sale's list of today's sales (the organisation's day). */
+export const todaysSalesSchema = z.object({
+  day: z.string(),
+  currency: z.string(),
+  totalMinor: minor,
+  sales: z.array(
+    z.object({
+      invoiceId: z.uuid(),
+      rosterId: z.uuid().nullable(),
+      customerName: z.string(),
+      productName: z.string(),
+      totalMinor: minor,
+      paidAt: z.string(),
+      subscription: z.boolean(),
+    }),
+  ),
+});
+export type TodaysSales = z.infer<typeof todaysSalesSchema>;

@@ -46,6 +46,21 @@ export async function findRosterItemOfUser(db: Db, orgId: string, userId: string
  * The person's guardians and children who are customers of this organisation too, named as
  * its roster names them: staff see nothing of a family beyond their own customer list.
  */
+/** The live roster items of these people in the organisation (one per person). */
+export async function rosterItemsOfUsers(db: Db, orgId: string, userIds: readonly string[]) {
+  if (userIds.length === 0) return [];
+  return db
+    .select()
+    .from(rosterItems)
+    .where(
+      and(
+        eq(rosterItems.orgId, orgId),
+        inArray(rosterItems.userId, [...userIds]),
+        eq(rosterItems.deleted, false),
+      ),
+    );
+}
+
 export async function familyOnRoster(db: Db, orgId: string, userId: string) {
   const links = await db
     .select()

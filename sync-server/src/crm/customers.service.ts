@@ -17,6 +17,7 @@ import {
   invitationsOf,
   metricsOf,
   notesOf,
+  rosterItemsOfUsers,
   type RosterItemRow,
 } from './customers.repository.ts';
 
@@ -31,6 +32,21 @@ export async function rosterItemOrNotFound(db: Db, staff: CrmStaff, rosterId: st
   const item = isUuid(id) ? await findRosterItem(db, staff.orgId, id) : undefined;
   if (!item) throw new NotFound(crmMessages.notFound);
   return item;
+}
+
+/** How the organisation's roster names these people (for lists of sales, bookings…). */
+export async function rosterNamesOf(
+  db: Db,
+  orgId: string,
+  userIds: readonly string[],
+): Promise<Map<string, { rosterId: string; name: string }>> {
+  const rows = await rosterItemsOfUsers(db, orgId, [...new Set(userIds)]);
+  return new Map(
+    rows.map((row) => [
+      row.userId,
+      { rosterId: row.id, name: `${row.firstName} ${row.lastName}`.trim() },
+    ]),
+  );
 }
 
 /** spec §2 CRM redirect: a rosterId or userId of this organisation → its rosterId. */

@@ -2,14 +2,16 @@ import type { CardInput, PaymentProcessor } from '../adapters/payments/port.ts';
 import type {
   ChargeContext,
   PaymentMethodView,
+  TodaysSales,
   TotalChargeResponse,
 } from '@platform/schema/payments/charge.zod';
+import { dayRange, orgTimeZone } from '@platform/schema/time-tracking/org-calendar';
 import type { ProrationMode } from '@platform/schema/payments/charge-flow.rules';
 import { DEFAULT_CURRENCY } from '@platform/schema/payments/money';
 import { fullName } from '@platform/schema/app/full-name.rules';
 import type { DayKey } from '@platform/schema/time-tracking/org-calendar';
 import type { Db } from '../db/open-database.ts';
-import { rosterItemOrNotFound } from '../crm/customers.service.ts';
+import { rosterItemOrNotFound, rosterNamesOf } from '../crm/customers.service.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
 import { couponView, listCoupons, listProducts, productView } from './catalogue.service.ts';
 import { orgToday, runCharge, totalCharge, type RunResult } from './charge.service.ts';
@@ -131,4 +133,32 @@ export function runChargeAsSeller(
   invoiceId: string,
 ): Promise<RunResult> {
   return runCharge(db, processor, { orgId: seller.orgId, invoiceId });
+}
+
+/** The point of sale's day (spec issue 15 'see today's sales with their totals'). */
+export async function todaysSales(db: Db, seller: Seller, now = new Date()): Promise<TodaysSales> {
+  const day = await orgToday(db, seller.orgId, now);
+  const timeZone = orgTimeZone(await repo.orgTimeZoneSetting(db, seller.orgId));
+  const { from, to } = dayRange(day, timeZone);
+  const rows = await repo.paidInvoicesBetween(db, seller.orgId, new Date(from), new Date(to));
+  const names = await rosterNamesOf(
+    db,
+    seller.orgId,
+    rows.map((row) => row.customerUserId),
+  );
+  return {
+    day,
+    currency: rows[0]?.currency ?? DEFAULT_CURRENCY,
+    totalMinor: rows.reduce((sum, row) => sum + row.totalMinor, 0),
+    sales: rows.map((row) => ({
+      invoiceId: row.invoiceId,
+      rosterId: names.get(row.customerUserId)?.rosterId ?? null,
+      // Someone no longer on the list still bought: say so rather than hide the sale.
+      customerName: names.get(row.customerUserId)?.name ?? 'A former customer',
+      productName: row.productName,
+      totalMinor: row.totalMinor,
+      paidAt: (row.paidAt ?? now).toISOString(),
+      subscription: row.subscriptionId !== null,
+    })),
+  };
 }

@@ -4,6 +4,7 @@ import { rosterItems, sandboxCharges } from '@platform/schema/db';
 import {
   chargeContextSchema,
   runChargeResponseSchema,
+  todaysSalesSchema,
   totalChargeResponseSchema,
 } from '@platform/schema/payments/charge.zod';
 import { addMembership, insertTestOrg, insertTestUser, logInAs } from '../testing/auth-fixtures.ts';
@@ -166,6 +167,26 @@ describe.each(testDatabaseKinds)('the charge routes on %s', (kind) => {
       .from(sandboxCharges)
       .where(eq(sandboxCharges.amountMinor, 9_900));
     expect(all?.n).toBe(1);
+
+    // The point of sale's day lists it once, with the customer's name and the day's total.
+    const today = await call(jars.owner, 'GET', '/api/charges/today');
+    expect(today.statusCode).toBe(200);
+    const sales = todaysSalesSchema.parse(today.json());
+    expect(sales.sales.filter((s) => s.invoiceId === invoiceId)).toEqual([
+      expect.objectContaining({
+        customerName: 'Casey Member',
+        productName: 'Unlimited',
+        totalMinor: 9_900,
+        subscription: true,
+        rosterId,
+      }),
+    ]);
+    expect(sales.totalMinor).toBe(sales.sales.reduce((sum, s) => sum + s.totalMinor, 0));
+    // Another organisation's till does not see it.
+    const theirs = todaysSalesSchema.parse(
+      (await call(jars.otherOwner, 'GET', '/api/charges/today')).json(),
+    );
+    expect(theirs.sales.map((s) => s.invoiceId)).not.toContain(invoiceId);
   });
 
   it('answers a declined card as an invalid result with the reason, and the invoice may be charged again', async () => {
@@ -195,6 +216,7 @@ describe.each(testDatabaseKinds)('the charge routes on %s', (kind) => {
     const routes = () =>
       [
         ['GET', `/api/charges/customers/${rosterId}`, undefined],
+        ['GET', '/api/charges/today', undefined],
         ['POST', `/api/charges/customers/${rosterId}/payment-methods`, visa],
         ['POST', '/api/charges/total', { rosterId, productId, paymentMethodId: null }],
         ['POST', '/api/charges/run', { invoiceId: '00000000-0000-4000-8000-000000000000' }],

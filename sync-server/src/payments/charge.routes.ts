@@ -7,6 +7,7 @@ import {
   rosterIdParamsSchema,
   runChargeRequestSchema,
   runChargeResponseSchema,
+  todaysSalesSchema,
   totalChargeRequestSchema,
   totalChargeResponseSchema,
 } from '@platform/schema/payments/charge.zod';
@@ -15,6 +16,7 @@ import {
   addCustomerCard,
   chargeContext,
   runChargeAsSeller,
+  todaysSales,
   totalForCustomer,
 } from './charge-desk.service.ts';
 import { requireSeller } from './payments.access.ts';
@@ -33,6 +35,12 @@ const sellerFirst = async (request: FastifyRequest) => {
 export async function chargeRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const processor = app.paymentProcessor;
+
+  api.get(
+    '/api/charges/today',
+    { schema: { response: { 200: todaysSalesSchema } } },
+    async (request) => todaysSales(app.db, await requireSeller(request)),
+  );
 
   api.get(
     '/api/charges/customers/:rosterId',

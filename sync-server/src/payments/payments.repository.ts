@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, isNull, lt, sql } from 'drizzle-orm';
 import {
   coupons,
   invoices,
@@ -125,4 +125,29 @@ export async function insertPaymentMethod(db: Reader, values: typeof paymentMeth
   const [row] = await db.insert(paymentMethods).values(values).returning();
   if (!row) throw new Error('payment method insert returned nothing');
   return row;
+}
+
+/** The organisation's invoices paid in [from, to), oldest first, with their product's name. */
+export async function paidInvoicesBetween(db: Reader, orgId: string, from: Date, to: Date) {
+  return db
+    .select({
+      invoiceId: invoices.id,
+      customerUserId: invoices.customerUserId,
+      productName: products.name,
+      totalMinor: invoices.totalMinor,
+      currency: invoices.currency,
+      paidAt: invoices.paidAt,
+      subscriptionId: invoices.subscriptionId,
+    })
+    .from(invoices)
+    .innerJoin(products, eq(products.id, invoices.productId))
+    .where(
+      and(
+        eq(invoices.orgId, orgId),
+        eq(invoices.status, 'paid'),
+        gte(invoices.paidAt, from),
+        lt(invoices.paidAt, to),
+      ),
+    )
+    .orderBy(asc(invoices.paidAt));
 }

@@ -2,11 +2,13 @@ import {
   chargeContextSchema,
   paymentMethodSchema,
   runChargeResponseSchema,
+  todaysSalesSchema,
   totalChargeResponseSchema,
   type CardFormInput,
   type ChargeContext,
   type PaymentMethodView,
   type RunChargeResponse,
+  type TodaysSales,
   type TotalChargeRequest,
   type TotalChargeResponse,
 } from '@platform/schema/payments/charge.zod';
@@ -37,4 +39,9 @@ export function totalCharge(request: TotalChargeRequest): Promise<TotalChargeRes
 /** spec §4 Run charge: the same invoice however often it is sent. */
 export function runCharge(invoiceId: string): Promise<RunChargeResponse> {
   return api('/api/charges/run', { json: { invoiceId }, schema: runChargeResponseSchema });
+}
+
+/** The point of sale's list of today's sales (claim manage-point-of-sale). */
+export function getTodaysSales(signal?: AbortSignal): Promise<TodaysSales> {
+  return api('/api/charges/today', { schema: todaysSalesSchema, ...(signal ? { signal } : {}) });
 }

@@ -1,0 +1,142 @@
+import { useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { formatMoney } from '@platform/schema/payments/money';
+import { orgFormat } from '@platform/schema/organizations/org-format';
+import { useSignedInUser } from '../../../lib/current-user.ts';
+import { useOnlineStatus } from '../../../lib/online-status.ts';
+import { failureText } from '../../../lib/request-failure.ts';
+import { getTodaysSales } from '../api/charges.ts';
+import { ChargeDialog } from '../components/charge-dialog.tsx';
+import '../products.css';
+
+export type TillCustomer = { rosterId: string; name: string };
+
+const salesKey = (orgId: string) => ['todays-sales', orgId] as const;
+
+/**
+ * /dashboard/pos (claim manage-point-of-sale; hidden on Jobber; issue 15): the front desk's
+ * till. Pick a customer (or add one), charge a product or start a subscription through the
+ * charge flow, and see today's sales with their total. Charging needs the network, and says so.
+ */
+export function PosPage({
+  chooseCustomer,
+}: {
+  /** The customer picker and 'Add customer', composed in app/ (features/crm). */
+  chooseCustomer: (
+    current: TillCustomer | null,
+    onChosen: (customer: TillCustomer) => void,
+  ) => ReactNode;
+}) {
+  const user = useSignedInUser();
+  const orgId = user.org?.id ?? '';
+  const online = useOnlineStatus();
+  const queryClient = useQueryClient();
+  const format = orgFormat(user.org?.timezone);
+  const [customer, setCustomer] = useState<TillCustomer | null>(null);
+  const [charging, setCharging] = useState(false);
+  const sales = useQuery({
+    queryKey: salesKey(orgId),
+    queryFn: ({ signal }) => getTodaysSales(signal),
+  });
+  const money = (minor: number) => formatMoney(minor, sales.data?.currency ?? 'USD');
+
+  const chosen = (next: TillCustomer) => {
+    setCustomer(next);
+    setCharging(true);
+  };
+
+  return (
+    <section className="page packages pos">
+      <div className="packages-heading">
+        <h1>Point of Sale</h1>
+      </div>
+      <section className="packages-section" aria-labelledby="pos-charge-heading">
+        <h2 id="pos-charge-heading">Charge a customer</h2>
+        {!online && (
+          <p className="crm-offline" role="status">
+            You are offline. Charging needs a connection.
+          </p>
+        )}
+        {chooseCustomer(customer, chosen)}
+        {customer && (
+          <div className="button-row">
+            <button
+              type="button"
+              className="button"
+              disabled={!online}
+              onClick={() => setCharging(true)}
+            >
+              Charge {customer.name}
+            </button>
+          </div>
+        )}
+      </section>
+      <section className="packages-section" aria-labelledby="pos-sales-heading">
+        <h2 id="pos-sales-heading">Today’s sales</h2>
+        {sales.isPending ? (
+          <p role="status" className="packages-muted">
+            Loading today’s sales…
+          </p>
+        ) : sales.isError ? (
+          <div className="form-error" role="alert">
+            <p>{failureText(sales.error, 'Loading today’s sales')}</p>
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => void sales.refetch()}
+            >
+              Try again
+            </button>
+          </div>
+        ) : sales.data.sales.length === 0 ? (
+          <p className="packages-muted">No sales yet today.</p>
+        ) : (
+          <div className="packages-scroll">
+            <table className="packages-table pos-sales">
+              <caption className="visually-hidden">Today’s sales</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Time</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Product</th>
+                  <th scope="col">Amount</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sales.data.sales.map((sale) => (
+                  <tr key={sale.invoiceId}>
+                    <td>{format.time(sale.paidAt)}</td>
+                    <th scope="row">{sale.customerName}</th>
+                    <td>
+                      {sale.productName}
+                      {sale.subscription ? ' (subscription)' : ''}
+                    </td>
+                    <td>{money(sale.totalMinor)}</td>
+                  </tr>
+                ))}
+              </tbody>
+              <tfoot>
+                <tr>
+                  <th scope="row" colSpan={3}>
+                    Total today
+                  </th>
+                  <td>{money(sales.data.totalMinor)}</td>
+                </tr>
+              </tfoot>
+            </table>
+          </div>
+        )}
+      </section>
+      {customer && charging && (
+        <ChargeDialog
+          rosterId={customer.rosterId}
+          open
+          onOpenChange={(open) => {
+            setCharging(open);
+            if (!open) void queryClient.invalidateQueries({ queryKey: salesKey(orgId) });
+          }}
+        />
+      )}
+    </section>
+  );
+}
