@@ -81,9 +81,9 @@ describe('charging a customer', () => {
     await dialog.getByRole('heading', { name: 'Order summary' }).waitFor();
     const lines = dialog.getByRole('table', { name: 'Order summary' });
     expect(await lines.getByRole('row').allInnerTexts()).toEqual([
-      expect.stringMatching(/^Item\s+Price\s+Discount\s+Amount$/),
-      expect.stringMatching(/Start-up fee.*\$25\.00\s+—\s+\$25\.00$/s),
-      expect.stringMatching(/^Unlimited membership.*\$129\.00\s+—\s+\$129\.00$/s),
+      expect.stringMatching(/^Item\s+Amount$/),
+      expect.stringMatching(/^Start-up fee\s+\$25\.00$/),
+      expect.stringMatching(/^Unlimited membership\s+\$129\.00$/),
     ]);
     expect(await dialog.locator('.charge-totals').innerText()).toMatch(
       /Total charged now\s+\$154\.00/,

@@ -212,8 +212,6 @@ function ChargeFlow({
           <thead>
             <tr>
               <th scope="col">Item</th>
-              <th scope="col">Price</th>
-              <th scope="col">Discount</th>
               <th scope="col">Amount</th>
             </tr>
           </thead>
@@ -222,12 +220,16 @@ function ChargeFlow({
               <tr key={`${line.type}-${index}`}>
                 <th scope="row">
                   {line.description}
+                  {line.discountAmount > 0 && (
+                    <span className="packages-muted charge-note">
+                      {money(line.originalAmount)}, discount −{money(line.discountAmount)}
+                      {line.discountPercent !== null ? ` (${line.discountPercent}%)` : ''}
+                    </span>
+                  )}
                   {line.prorationDescription && (
                     <span className="packages-muted charge-note">{line.prorationDescription}</span>
                   )}
                 </th>
-                <td>{money(line.originalAmount)}</td>
-                <td>{line.discountAmount > 0 ? `−${money(line.discountAmount)}` : '—'}</td>
                 <td>{money(line.finalAmount)}</td>
               </tr>
             ))}

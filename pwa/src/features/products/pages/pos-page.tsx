@@ -91,35 +91,32 @@ export function PosPage({
         ) : sales.data.sales.length === 0 ? (
           <p className="packages-muted">No sales yet today.</p>
         ) : (
-          <div className="packages-scroll">
-            <table className="packages-table pos-sales">
+          <div>
+            <table className="charge-lines pos-sales">
               <caption className="visually-hidden">Today’s sales</caption>
               <thead>
                 <tr>
-                  <th scope="col">Time</th>
-                  <th scope="col">Customer</th>
-                  <th scope="col">Product</th>
+                  <th scope="col">Sale</th>
                   <th scope="col">Amount</th>
                 </tr>
               </thead>
               <tbody>
                 {sales.data.sales.map((sale) => (
                   <tr key={sale.invoiceId}>
-                    <td>{format.time(sale.paidAt)}</td>
-                    <th scope="row">{sale.customerName}</th>
-                    <td>
-                      {sale.productName}
-                      {sale.subscription ? ' (subscription)' : ''}
-                    </td>
+                    <th scope="row">
+                      {sale.customerName}
+                      <span className="packages-muted charge-note">
+                        {sale.productName}
+                        {sale.subscription ? ' (subscription)' : ''} · {format.time(sale.paidAt)}
+                      </span>
+                    </th>
                     <td>{money(sale.totalMinor)}</td>
                   </tr>
                 ))}
               </tbody>
               <tfoot>
                 <tr>
-                  <th scope="row" colSpan={3}>
-                    Total today
-                  </th>
+                  <th scope="row">Total today</th>
                   <td>{money(sales.data.totalMinor)}</td>
                 </tr>
               </tfoot>
