@@ -6,6 +6,7 @@ export default defineConfig({
     './schema/src/db/tables.ts',
     './schema/src/db/replicated-tables.ts',
     './schema/src/db/payment-tables.ts',
+    './schema/src/db/invite-tables.ts',
   ],
   out: './schema/drizzle',
 });

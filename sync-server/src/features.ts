@@ -8,6 +8,7 @@ import { kioskRoutes } from './kiosk/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { chargeRoutes } from './payments/charge.routes.ts';
+import { packageInviteRoutes } from './payments/package-invite.routes.ts';
 import { paymentsRoutes } from './payments/routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
@@ -32,4 +33,5 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(teamRoutes);
   await app.register(paymentsRoutes);
   await app.register(chargeRoutes);
+  await app.register(packageInviteRoutes);
 }

@@ -8,14 +8,17 @@ import {
 } from './replicated-tables.ts';
 import { tables } from './tables.ts';
 import { paymentTables } from './payment-tables.ts';
+import { inviteTables } from './invite-tables.ts';
 
 export * from './tables.ts';
 export * from './replicated-tables.ts';
 export * from './payment-tables.ts';
+export * from './invite-tables.ts';
 
 export const allTables = {
   ...tables,
   ...paymentTables,
+  ...inviteTables,
   rosterItems,
   timeEntries,
   bookings,

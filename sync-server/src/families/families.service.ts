@@ -21,7 +21,12 @@ import {
   SET_PASSWORD_LINK_DAYS,
 } from './families.email.ts';
 import { FamilyFormInvalid } from './families.errors.ts';
-import { customersAmong, insertFamilyAudit, type FamilyAuditEntry } from './families.repository.ts';
+import {
+  customersAmong,
+  insertFamilyAudit,
+  listGuardiansOf,
+  type FamilyAuditEntry,
+} from './families.repository.ts';
 
 /** What the family actions need from the app. */
 export type FamilyDeps = {
@@ -259,4 +264,13 @@ export async function retryOnceOnUniqueViolation<T>(run: () => Promise<T>): Prom
     if (!isUniqueViolation(error)) throw error;
     return run();
   }
+}
+
+/**
+ * Whether someone is a child of a confirmed guardian: their purchases are the family's to make,
+ * so they buy only in a session a guardian switched into (spec §6; issue 15).
+ */
+export async function hasConfirmedGuardians(db: Db, userId: string): Promise<boolean> {
+  const guardians = await listGuardiansOf(db, userId, null);
+  return guardians.some((guardian) => !guardian.awaitingConfirmation);
 }

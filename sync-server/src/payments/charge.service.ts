@@ -63,7 +63,7 @@ export type TotalRequest = {
 type InvoiceRow = typeof invoices.$inferSelect;
 
 /** The organisation's today, the day start-date windows count from. */
-export async function orgToday(db: Db, orgId: string, now = new Date()): Promise<DayKey> {
+export async function orgToday(db: Db | Tx, orgId: string, now = new Date()): Promise<DayKey> {
   return (await orgCalendar(db, orgId, now)).today;
 }
 
@@ -134,8 +134,17 @@ async function totalsFor(
   }
 }
 
+/** The figures an order would have now, kept nowhere (an invitation shows them before paying). */
+export async function previewTotals(
+  db: Db,
+  request: Omit<TotalRequest, 'actorUserId' | 'paymentMethodId' | 'issuePunchCard'>,
+  now = new Date(),
+): Promise<TotaledInvoice> {
+  return (await totalsFor(db, request, now)).totals;
+}
+
 /** spec §4 Continue: totals the order and keeps it as an open invoice. */
-export async function totalCharge(db: Db, request: TotalRequest, now = new Date()) {
+export async function totalCharge(db: Db | Tx, request: TotalRequest, now = new Date()) {
   const { priceMinor, totals } = await totalsFor(db, request, now);
   if (request.paymentMethodId) {
     const method = await repo.findPaymentMethod(

@@ -151,3 +151,24 @@ export async function paidInvoicesBetween(db: Reader, orgId: string, from: Date,
     )
     .orderBy(asc(invoices.paidAt));
 }
+
+export async function findInvoice(db: Reader, orgId: string, invoiceId: string) {
+  const [row] = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.orgId, orgId), eq(invoices.id, invoiceId)));
+  return row ?? null;
+}
+
+/** Another card for an invoice not charged yet (a refused card is replaced). */
+export async function setOpenInvoicePaymentMethod(
+  db: Reader,
+  orgId: string,
+  invoiceId: string,
+  paymentMethodId: string,
+) {
+  await db
+    .update(invoices)
+    .set({ paymentMethodId })
+    .where(and(eq(invoices.orgId, orgId), eq(invoices.id, invoiceId), eq(invoices.status, 'open')));
+}
