@@ -1,6 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentMethods } from '@platform/schema/db';
-import { sandboxProcessor } from '../adapters/payments/sandbox.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import {
@@ -11,8 +9,12 @@ import {
   seedSyncOrg,
   type Person,
 } from '../testing/sync-fixtures.ts';
-import { archiveProduct, createProduct } from './catalogue.service.ts';
-import { runCharge, totalCharge } from './charge.service.ts';
+import {
+  archiveOffer,
+  offerProduct,
+  sellWithTestCard,
+  totalOrder,
+} from '../testing/payment-fixtures.ts';
 
 type Doc = { id: string; _deleted: boolean; [key: string]: unknown };
 type Pulled = { documents: Doc[]; checkpoint: { id: string; lsn: number } | null };
@@ -26,13 +28,11 @@ describe.each(testDatabaseKinds)('the catalogue and purchases on devices on %s',
   let t: Awaited<ReturnType<typeof createTestApp>>;
   let a: Awaited<ReturnType<typeof seedSyncOrg>>;
   let b: Awaited<ReturnType<typeof seedSyncOrg>>;
-  let processor: ReturnType<typeof sandboxProcessor>;
 
   beforeAll(async () => {
     t = await createTestApp(kind);
     a = await seedSyncOrg(t.app, t.db);
     b = await seedSyncOrg(t.app, t.db);
-    processor = sandboxProcessor(t.db);
   });
   afterAll(() => t.close());
 
@@ -43,49 +43,13 @@ describe.each(testDatabaseKinds)('the catalogue and purchases on devices on %s',
     return response.json<Pulled>();
   };
   const ids = (pulled: Pulled) => pulled.documents.map((doc) => doc.id).sort();
-  const live = (pulled: Pulled) => ids({ ...pulled, documents: pulled.documents.filter((d) => !d._deleted) });
+  const live = (pulled: Pulled) =>
+    ids({ ...pulled, documents: pulled.documents.filter((d) => !d._deleted) });
 
   const product = (orgId: string, name: string, recurring = true) =>
-    createProduct(
-      t.db,
-      processor,
-      { orgId, userId: a.manager.id },
-      {
-        name,
-        type: recurring ? 'recurring' : 'one-time',
-        schedule: recurring ? 'month' : 'one-time',
-        priceMinor: 4_900,
-      },
-    );
-
-  /** Staff sell the product to a customer with the sandbox's succeeding card. */
-  const sell = async (orgId: string, customerUserId: string, productId: string) => {
-    const saved = await processor.saveCard({
-      orgId,
-      userId: customerUserId,
-      card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2030, cvc: '123' },
-    });
-    if (!saved.ok) throw new Error(saved.message);
-    const [method] = await t.db
-      .insert(paymentMethods)
-      .values({ orgId, userId: customerUserId, processor: 'sandbox', ...saved.card })
-      .returning();
-    const { invoiceId } = await totalCharge(t.db, {
-      orgId,
-      actorUserId: a.manager.id,
-      customerUserId,
-      productId,
-      couponId: null,
-      paymentMethodId: method!.id,
-      priceMinor: null,
-      startDate: null,
-      prorationMode: 'charge-prorated',
-      issuePunchCard: false,
-    });
-    const result = await runCharge(t.db, processor, { orgId, invoiceId });
-    if (!result.valid) throw new Error(result.message);
-    return { invoiceId, subscriptionId: result.subscriptionId };
-  };
+    offerProduct(t.db, { orgId, userId: a.manager.id }, name, recurring);
+  const sell = (orgId: string, customerUserId: string, productId: string) =>
+    sellWithTestCard(t.db, { orgId, userId: a.manager.id }, customerUserId, productId);
 
   it('gives every member the catalogue of their own organisation, never another’s', async () => {
     const ours = await product(a.org.id, 'Unlimited classes');
@@ -113,7 +77,7 @@ describe.each(testDatabaseKinds)('the catalogue and purchases on devices on %s',
     const offered = await product(a.org.id, 'Summer pass');
     const before = await pull(a.parent, 'products');
     expect(live(before)).toContain(offered.id);
-    await archiveProduct(t.db, { orgId: a.org.id, userId: a.manager.id }, offered.id);
+    await archiveOffer(t.db, { orgId: a.org.id, userId: a.manager.id }, offered.id);
     const after = await pull(a.parent, 'products', before.checkpoint);
     expect(after.documents).toEqual([
       expect.objectContaining({ id: offered.id, state: 'archived', _deleted: true }),
@@ -129,24 +93,14 @@ describe.each(testDatabaseKinds)('the catalogue and purchases on devices on %s',
     const childs = await sell(a.org.id, a.childId, membership.id);
     const oneOff = await sell(a.org.id, a.childId, classPack.id);
     const others = await sell(a.org.id, a.otherCustomerId, membership.id);
-    const elsewhere = await sell(
-      b.org.id,
-      b.parent.id,
-      (await product(b.org.id, 'Elsewhere')).id,
-    );
+    const elsewhere = await sell(b.org.id, b.parent.id, (await product(b.org.id, 'Elsewhere')).id);
     // Totaled and never charged: no purchase.
-    const { invoiceId: unpaid } = await totalCharge(t.db, {
-      orgId: a.org.id,
-      actorUserId: a.manager.id,
-      customerUserId: a.parent.id,
-      productId: membership.id,
-      couponId: null,
-      paymentMethodId: null,
-      priceMinor: null,
-      startDate: null,
-      prorationMode: 'charge-prorated',
-      issuePunchCard: false,
-    });
+    const { invoiceId: unpaid } = await totalOrder(
+      t.db,
+      { orgId: a.org.id, userId: a.manager.id },
+      a.parent.id,
+      membership.id,
+    );
 
     const purchases = await pull(a.parent, 'purchases');
     expect(live(purchases)).toEqual([own.subscriptionId, childs.subscriptionId].sort());
@@ -205,7 +159,9 @@ describe.each(testDatabaseKinds)('the catalogue and purchases on devices on %s',
   it('refuses every push to the catalogue and purchases, and still takes the device’s other pushes', async () => {
     const offered = await product(a.org.id, 'Yoga');
     const sale = await sell(a.org.id, a.parent.id, offered.id);
-    const catalogue = (await pull(a.parent, 'products')).documents.find((d) => d.id === offered.id)!;
+    const catalogue = (await pull(a.parent, 'products')).documents.find(
+      (d) => d.id === offered.id,
+    )!;
     const purchase = (await pull(a.parent, 'purchases')).documents.find(
       (d) => d.id === sale.subscriptionId,
     )!;

@@ -21,11 +21,7 @@ import {
   writeTimeEntries,
 } from '../../time-tracking/time-entries.service.ts';
 import { limitToClockMoves } from '../../kiosk/kiosk-writes.ts';
-import {
-  invoiceToDoc,
-  productToDoc,
-  purchaseToDoc,
-} from '../../payments/payments.sync.ts';
+import { invoiceToDoc, productToDoc, purchaseToDoc } from '../../payments/payments.sync.ts';
 import type { Actor, Scope } from '../actor.ts';
 import type { AnyReplicatedCollection, RuleError } from '../collection-definition.ts';
 
