@@ -2,6 +2,7 @@ import type { invoices, products, subscriptions } from '@platform/schema/db';
 import type { ProductDoc } from '@platform/schema/payments/product-doc.zod';
 import type { InvoiceDoc, PurchaseDoc } from '@platform/schema/payments/purchase-docs.zod';
 import type { WireDoc } from '../sync/collection-definition.ts';
+import { productView } from './catalogue.service.ts';
 
 // The replication registry (sync/collections) reads stored payment rows as documents through
 // here: the catalogue (`products`) and what was bought (`purchases`, `invoices`). All three are
@@ -14,19 +15,11 @@ type InvoiceRow = typeof invoices.$inferSelect;
 
 /** An archived product is no longer offered: every device drops it (a tombstone). */
 export function productToDoc(row: ProductRow): WireDoc<ProductDoc> {
+  // The catalogue's own view of the product, less the processor's id, which stays on the server.
+  const { stripeProductId: _processorId, ...product } = productView(row);
   return {
-    id: row.id,
+    ...product,
     orgId: row.orgId,
-    name: row.name,
-    description: row.description,
-    type: row.type,
-    schedule: row.schedule,
-    priceMinor: row.priceMinor,
-    startupFeeMinor: row.startupFeeMinor,
-    state: row.state,
-    variablePricing: row.variablePricing,
-    unifiedBillingConfig: row.unifiedBillingConfig,
-    punchCardConfiguration: row.punchCardConfiguration,
     updatedAt: row.updatedAt.toISOString(),
     _deleted: row.deleted || row.state === 'archived',
   };
