@@ -91,6 +91,21 @@ export const replicatedDefinitions: {
     replicatedCollections['customer-notes'].schema,
     rxSchemaOf('customer-notes'),
   ),
+  products: defineCollection(
+    localNameOf('products'),
+    replicatedCollections.products.schema,
+    rxSchemaOf('products'),
+  ),
+  purchases: defineCollection(
+    localNameOf('purchases'),
+    replicatedCollections.purchases.schema,
+    rxSchemaOf('purchases'),
+  ),
+  invoices: defineCollection(
+    localNameOf('invoices'),
+    replicatedCollections.invoices.schema,
+    rxSchemaOf('invoices'),
+  ),
 };
 
 export const rejectionsDefinition = defineCollection(

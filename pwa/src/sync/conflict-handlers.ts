@@ -21,6 +21,10 @@ const merges: { [N in CollectionName]: Merge<DocOf<N>> } = {
   'org-branding': (master) => master,
   // Notes are never changed once written (decision 0013): the server's copy is the note.
   'customer-notes': (master) => master,
+  // Read-only on devices (decision 0058): the catalogue and purchases as the server has them.
+  products: (master) => master,
+  purchases: (master) => master,
+  invoices: (master) => master,
 };
 
 /**

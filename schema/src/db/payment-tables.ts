@@ -13,6 +13,7 @@ import {
   uuid,
 } from 'drizzle-orm/pg-core';
 import type { TotaledInvoice } from '../payments/totaling.ts';
+import { replicatedStampedOnInsert } from './replicated-tables.ts';
 import { organizations, users } from './tables.ts';
 
 // Products, coupons and charges (issue 15, decision 0054): every amount is integer minor
@@ -55,10 +56,12 @@ export const products = pgTable(
     /** The processor's product (spec §3 stripeProductId); set when it was created there. */
     processorProductId: text('processor_product_id'),
     createdAt: createdAt(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    // Replicated to every member's device (collection `products`, decision 0058).
+    ...replicatedStampedOnInsert(),
   },
   (t) => [
     index('products_org').on(t.orgId),
+    index('products_feed').on(t.orgId, t.txid, t.id),
     check('products_amounts', sql`${t.priceMinor} >= 0 and ${t.startupFeeMinor} >= 0`),
   ],
 );
@@ -134,6 +137,8 @@ export const invoices = pgTable(
     productId: uuid('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'restrict' }),
+    /** The product's name when the order was totaled: what the receipt and history show. */
+    productName: text('product_name').notNull(),
     couponId: uuid('coupon_id').references(() => coupons.id, { onDelete: 'restrict' }),
     paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id, {
       onDelete: 'set null',
@@ -162,9 +167,12 @@ export const invoices = pgTable(
     }),
     createdAt: createdAt(),
     paidAt: timestamp('paid_at', { withTimezone: true }),
+    // Replicated once paid (collection `invoices`, decision 0058); an unpaid one is a tombstone.
+    ...replicatedStampedOnInsert(),
   },
   (t) => [
     index('invoices_org_customer').on(t.orgId, t.customerUserId),
+    index('invoices_feed').on(t.orgId, t.txid, t.id),
     check(
       'invoices_amounts',
       sql`${t.totalMinor} >= 0 and ${t.priceMinor} >= 0 and ${t.attempt} >= 1`,
@@ -183,6 +191,8 @@ export const subscriptions = pgTable(
     productId: uuid('product_id')
       .notNull()
       .references(() => products.id, { onDelete: 'restrict' }),
+    /** The product's name when it was bought: what Purchase history shows. */
+    productName: text('product_name').notNull(),
     couponId: uuid('coupon_id').references(() => coupons.id, { onDelete: 'restrict' }),
     priceMinor: integer('price_minor').notNull(),
     status: text('status', {
@@ -195,8 +205,13 @@ export const subscriptions = pgTable(
     firstInvoiceId: uuid('first_invoice_id'),
     createdAt: createdAt(),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
+    // Replicated to the customer's family (collection `purchases`, decision 0058).
+    ...replicatedStampedOnInsert(),
   },
-  (t) => [index('subscriptions_org_customer').on(t.orgId, t.customerUserId)],
+  (t) => [
+    index('subscriptions_org_customer').on(t.orgId, t.customerUserId),
+    index('subscriptions_feed').on(t.orgId, t.txid, t.id),
+  ],
 );
 
 /**

@@ -21,7 +21,8 @@ import { organizations, users } from './tables.ts';
  */
 export const xid8 = customType<{ data: string; driverData: string }>({ dataType: () => 'xid8' });
 
-const replicated = () => ({
+/** The columns every replicated table carries. */
+export const replicated = () => ({
   // instant(), not timestamp(): these times travel in documents and must read right in any
   // year (decision 0040).
   updatedAt: instant('updated_at', { precision: 3 }).notNull(),
@@ -29,6 +30,18 @@ const replicated = () => ({
   txid: xid8('txid')
     .notNull()
     .default(sql`pg_current_xact_id()`),
+});
+
+/**
+ * The same, with updated_at defaulting to now() on insert: for tables that became replicated
+ * after they were inserted in many places (the payment tables, decision 0058). Every update
+ * still sets updated_at itself.
+ */
+export const replicatedStampedOnInsert = () => ({
+  ...replicated(),
+  updatedAt: instant('updated_at', { precision: 3 })
+    .notNull()
+    .default(sql`now()`),
 });
 
 export const rosterItems = pgTable(

@@ -60,6 +60,26 @@ describe('who replicates what (DESIGN.md How data flows 4)', () => {
     expect(accessTo('time-entries', claimed)?.clockMovesOnly).toBe(true);
   });
 
+  it('gives the catalogue to everyone in the organisation, read-only, and purchases to their family or staff who sell', () => {
+    const readAll = { reach: 'all', writable: false };
+    for (const viewer of [staff([]), staff(['manage-point-of-sale']), customer]) {
+      expect(accessTo('products', viewer)).toEqual(readAll);
+    }
+    for (const name of ['purchases', 'invoices'] as const) {
+      expect(accessTo(name, staff(['manage-point-of-sale']))).toEqual(readAll);
+      // Staff without the claim see no one's purchases, not even by holding other claims.
+      expect(accessTo(name, staff(['view-customers', 'manage-products']))).toBeNull();
+      expect(accessTo(name, customer)).toEqual({ reach: 'family', writable: false });
+      // A customer holding the claim by mistake still sees only their family's.
+      expect(accessTo(name, { ...customer, claims: ['manage-point-of-sale'] })).toEqual({
+        reach: 'family',
+        writable: false,
+      });
+      expect(accessTo(name, kiosk)).toBeNull();
+    }
+    expect(accessTo('products', kiosk)).toBeNull();
+  });
+
   it('gives nothing without an organisation', () => {
     for (const viewer of [staff(['manage-others-time-tracking']), customer, kiosk]) {
       expect(collectionsFor({ ...viewer, orgId: null })).toEqual([]);

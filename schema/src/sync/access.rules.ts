@@ -47,6 +47,16 @@ export function accessTo(collection: CollectionName, viewer: Viewer): Access | n
     case 'customer-notes':
       // Staff notes about customers: the front desk's, never the customer's own reading.
       return holds('view-customers') ? { reach: 'all', writable: true } : null;
+    case 'products':
+      // The catalogue as customers may see it, on every member's device; staff change it on
+      // /dashboard/packages. Archived products arrive as tombstones for everyone (decision 0058).
+      return { reach: 'all', writable: false };
+    case 'purchases':
+    case 'invoices':
+      // What was bought: the buyer's family (as bookings), or every sale for staff who sell.
+      // Never written by replication: charges and cancellations are routes.
+      if (holds('manage-point-of-sale')) return { reach: 'all', writable: false };
+      return staff ? null : { reach: 'family', writable: false };
   }
 }
 

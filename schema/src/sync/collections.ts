@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { bookingDocSchema } from '../bookings/booking.zod.ts';
 import { orgBrandingDocSchema } from '../branding/branding.zod.ts';
 import { customerNoteDocSchema } from '../crm/customer-note.zod.ts';
+import { productDocSchema } from '../payments/product-doc.zod.ts';
+import { invoiceDocSchema, purchaseDocSchema } from '../payments/purchase-docs.zod.ts';
 import { rosterItemDocSchema } from '../roster/roster-item.zod.ts';
 import { timeEntryDocSchema } from '../time-tracking/time-entry.zod.ts';
 
@@ -16,6 +18,10 @@ export const replicatedCollections = {
   bookings: { schema: bookingDocSchema, version: 0, indexes: ['customerUserId'] },
   'org-branding': { schema: orgBrandingDocSchema, version: 0, indexes: [] },
   'customer-notes': { schema: customerNoteDocSchema, version: 0, indexes: ['userId'] },
+  // Read-only on every device (decision 0058): the catalogue and what was bought.
+  products: { schema: productDocSchema, version: 0, indexes: [] },
+  purchases: { schema: purchaseDocSchema, version: 0, indexes: ['customerUserId'] },
+  invoices: { schema: invoiceDocSchema, version: 0, indexes: ['customerUserId'] },
 } as const satisfies Record<
   string,
   { schema: z.ZodObject; version: number; indexes: readonly string[] }

@@ -21,10 +21,15 @@ export const pushTooLargeMessage =
 // Every other code unit costs at most three (a BMP character), a pair four for two.
 const MOST_BYTES_PER_CODE_UNIT = 6;
 // Strings whose form fixes their length (ASCII): `"` + text + `"`.
-const FIXED_LENGTH: Record<string, number> = { uuid: 36, 'date-time': ISO_TIME_LENGTH };
+const FIXED_LENGTH: Record<string, number> = { uuid: 36, 'date-time': ISO_TIME_LENGTH, date: 10 };
+
+// The longest a JSON number is written: '-1.7976931348623157e+308', '-2.2250738585072014e-308'.
+const MOST_NUMBER_CHARS = 24;
 
 type JsonSchemaNode = {
   type?: string;
+  minimum?: number;
+  maximum?: number;
   format?: string;
   maxLength?: number;
   maxItems?: number;
@@ -49,6 +54,13 @@ function mostJsonBytes(node: JsonSchemaNode, path: string): number {
       return 4;
     case 'boolean':
       return 5;
+    case 'integer':
+      // A bounded integer is as long as the longer of its bounds.
+      if (node.minimum !== undefined && node.maximum !== undefined)
+        return Math.max(String(node.minimum).length, String(node.maximum).length);
+      return MOST_NUMBER_CHARS;
+    case 'number':
+      return MOST_NUMBER_CHARS;
     case 'string': {
       const fixed = node.format ? FIXED_LENGTH[node.format] : undefined;
       if (fixed !== undefined) return 2 + fixed;

@@ -13,8 +13,13 @@ import type {
 } from '@platform/schema/payments/catalogue.zod';
 import { DEFAULT_CURRENCY } from '@platform/schema/payments/money';
 import type { PaymentProcessor } from '../adapters/payments/port.ts';
-import type { Db } from '../db/open-database.ts';
+import type { Db, Tx } from '../db/open-database.ts';
 import { Conflict, NotFound, RuleBroken } from '../plugins/domain-errors.ts';
+import { notifyChange } from '../sync/change-feed.ts';
+
+/** Every member's device replicates the catalogue (decision 0058): tell all of them. */
+const announceProducts = (tx: Tx, orgId: string) =>
+  notifyChange(tx, { collection: 'products', orgId, ownerIds: [] });
 
 /**
  * The organisation's catalogue (spec §3 Product, Coupon; issue 15): staff with
@@ -64,12 +69,15 @@ export async function createProduct(
     productId: id,
     name: product.name,
   });
-  const [row] = await db
-    .insert(products)
-    .values({ id, orgId: actor.orgId, ...product, processorProductId })
-    .returning();
-  if (!row) throw new Error('product insert returned nothing');
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(products)
+      .values({ id, orgId: actor.orgId, ...product, processorProductId, updatedAt: new Date() })
+      .returning();
+    if (!row) throw new Error('product insert returned nothing');
+    await announceProducts(tx, actor.orgId);
+    return row;
+  });
 }
 
 export async function updateProduct(
@@ -97,19 +105,24 @@ export async function updateProduct(
       .where(eq(products.id, current.id))
       .returning();
     if (!row) throw new NotFound(catalogueMessages.productNotFound);
+    await announceProducts(tx, actor.orgId);
     return row;
   });
 }
 
 /** Archived products are no longer offered; what was bought keeps its product. */
 export async function archiveProduct(db: Db, actor: CatalogueActor, productId: string) {
-  const [row] = await db
-    .update(products)
-    .set({ state: 'archived', updatedAt: new Date() })
-    .where(and(eq(products.orgId, actor.orgId), eq(products.id, productId)))
-    .returning();
-  if (!row) throw new NotFound(catalogueMessages.productNotFound);
-  return row;
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .update(products)
+      .set({ state: 'archived', updatedAt: new Date() })
+      .where(and(eq(products.orgId, actor.orgId), eq(products.id, productId)))
+      .returning();
+    if (!row) throw new NotFound(catalogueMessages.productNotFound);
+    // Devices drop it: an archived product is a tombstone (payments.sync.ts).
+    await announceProducts(tx, actor.orgId);
+    return row;
+  });
 }
 
 export async function listCoupons(db: Db, actor: CatalogueActor) {

@@ -16,6 +16,7 @@ import type { invoices } from '@platform/schema/db';
 import type { PaymentProcessor } from '../adapters/payments/port.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
+import { notifyChange } from '../sync/change-feed.ts';
 import * as repo from './payments.repository.ts';
 
 /**
@@ -145,7 +146,7 @@ export async function previewTotals(
 
 /** spec §4 Continue: totals the order and keeps it as an open invoice. */
 export async function totalCharge(db: Db | Tx, request: TotalRequest, now = new Date()) {
-  const { priceMinor, totals } = await totalsFor(db, request, now);
+  const { product, priceMinor, totals } = await totalsFor(db, request, now);
   if (request.paymentMethodId) {
     const method = await repo.findPaymentMethod(
       db,
@@ -159,6 +160,7 @@ export async function totalCharge(db: Db | Tx, request: TotalRequest, now = new 
     orgId: request.orgId,
     customerUserId: request.customerUserId,
     productId: request.productId,
+    productName: product.name,
     couponId: request.couponId,
     paymentMethodId: request.paymentMethodId,
     priceMinor,
@@ -338,6 +340,7 @@ export async function runCharge(
         orgId: invoice.orgId,
         customerUserId: invoice.customerUserId,
         productId: invoice.productId,
+        productName: invoice.productName,
         couponId: invoice.couponId,
         priceMinor: invoice.priceMinor,
         status: delayed ? 'scheduled' : 'active',
@@ -355,6 +358,11 @@ export async function runCharge(
       subscriptionId,
       failureMessage: null,
     });
+    // The buyer's family and staff who sell replicate these (decision 0058); an unpaid invoice
+    // was a tombstone nobody needed to be told about.
+    const buyer = { orgId: invoice.orgId, ownerIds: [invoice.customerUserId] };
+    if (subscriptionId) await notifyChange(tx, { collection: 'purchases', ...buyer });
+    await notifyChange(tx, { collection: 'invoices', ...buyer });
     return {
       valid: true as const,
       invoiceId: invoice.id,

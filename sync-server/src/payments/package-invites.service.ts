@@ -15,6 +15,7 @@ import type { Db } from '../db/open-database.ts';
 import { rosterItemOrNotFound, rosterNamesOf } from '../crm/customers.service.ts';
 import { hasConfirmedGuardians } from '../families/families.service.ts';
 import { Forbidden, NotFound, RuleBroken } from '../plugins/domain-errors.ts';
+import { notifyChange } from '../sync/change-feed.ts';
 import { couponView, productView } from './catalogue.service.ts';
 import {
   chargeMessages,
@@ -172,6 +173,7 @@ export async function sendPackageInvite(
               orgId: seller.orgId,
               customerUserId: item.userId,
               productId: product.id,
+              productName: product.name,
               couponId: coupon?.id ?? null,
               priceMinor: priceMinor ?? product.priceMinor,
               status: input.startDate && input.startDate > today ? 'scheduled' : 'active',
@@ -180,6 +182,13 @@ export async function sendPackageInvite(
               externalPayments: true,
             })
           : null;
+      if (subscription) {
+        await notifyChange(tx, {
+          collection: 'purchases',
+          orgId: seller.orgId,
+          ownerIds: [item.userId],
+        });
+      }
       return invites.insertInvite(tx, {
         ...base,
         status: 'accepted',

@@ -75,7 +75,11 @@ export async function updateInvoice(
   invoiceId: string,
   values: Partial<typeof invoices.$inferInsert>,
 ) {
-  await db.update(invoices).set(values).where(eq(invoices.id, invoiceId));
+  // A replicated row (decision 0058): every change says when it was made.
+  await db
+    .update(invoices)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(invoices.id, invoiceId));
 }
 
 /** Takes one redemption if any is left; false when the coupon is used up. */

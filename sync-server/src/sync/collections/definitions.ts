@@ -1,8 +1,11 @@
 import {
   bookings,
   customerNotes,
+  invoices,
   orgBranding,
+  products,
   rosterItems,
+  subscriptions,
   timeEntries,
 } from '@platform/schema/db';
 import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
@@ -18,8 +21,9 @@ import {
   writeTimeEntries,
 } from '../../time-tracking/time-entries.service.ts';
 import { limitToClockMoves } from '../../kiosk/kiosk-writes.ts';
+import { invoiceToDoc, productToDoc, purchaseToDoc } from '../../payments/payments.sync.ts';
 import type { Actor, Scope } from '../actor.ts';
-import type { AnyReplicatedCollection } from '../collection-definition.ts';
+import type { AnyReplicatedCollection, RuleError } from '../collection-definition.ts';
 
 /** The shared rule (schema/src/sync/access.rules.ts) turned into a query scope. */
 function scopeOf(name: CollectionName) {
@@ -31,6 +35,15 @@ function scopeOf(name: CollectionName) {
     return { orgId: actor.orgId, ownerIds, writable: access.writable };
   };
 }
+
+/**
+ * The write of a collection no device may write (`writable: false` for every viewer): the
+ * engine refuses such pushes before this; should it ever be reached, nothing is stored.
+ */
+const readOnly =
+  (message: string) =>
+  async (_tx: unknown, _actor: unknown, changes: Array<{ next: { id: string } }>) =>
+    changes.map((change): RuleError => ({ id: change.next.id, message }));
 
 export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollection> = {
   roster: {
@@ -89,5 +102,36 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     scopeFor: scopeOf('customer-notes'),
     toDoc: customerNoteToDoc,
     writeBatch: writeCustomerNotes,
+  },
+  products: {
+    name: 'products',
+    docSchema: replicatedCollections.products.schema,
+    table: products,
+    // Organisation-wide (reach 'all'): the owner column is never consulted.
+    ownerColumn: products.orgId,
+    ownerOf: (doc: { orgId: string }) => doc.orgId,
+    scopeFor: scopeOf('products'),
+    toDoc: productToDoc,
+    writeBatch: readOnly('Products are changed in Packages.'),
+  },
+  purchases: {
+    name: 'purchases',
+    docSchema: replicatedCollections.purchases.schema,
+    table: subscriptions,
+    ownerColumn: subscriptions.customerUserId,
+    ownerOf: (doc: { customerUserId: string }) => doc.customerUserId,
+    scopeFor: scopeOf('purchases'),
+    toDoc: purchaseToDoc,
+    writeBatch: readOnly('Purchases change only through a charge or a cancellation.'),
+  },
+  invoices: {
+    name: 'invoices',
+    docSchema: replicatedCollections.invoices.schema,
+    table: invoices,
+    ownerColumn: invoices.customerUserId,
+    ownerOf: (doc: { customerUserId: string }) => doc.customerUserId,
+    scopeFor: scopeOf('invoices'),
+    toDoc: invoiceToDoc,
+    writeBatch: readOnly('Invoices are written by charges.'),
   },
 };

@@ -1,0 +1,73 @@
+import type { invoices, products, subscriptions } from '@platform/schema/db';
+import type { ProductDoc } from '@platform/schema/payments/product-doc.zod';
+import type { InvoiceDoc, PurchaseDoc } from '@platform/schema/payments/purchase-docs.zod';
+import type { WireDoc } from '../sync/collection-definition.ts';
+import { productView } from './catalogue.service.ts';
+
+// The replication registry (sync/collections) reads stored payment rows as documents through
+// here: the catalogue (`products`) and what was bought (`purchases`, `invoices`). All three are
+// read-only on devices (decision 0058); their rows are written by catalogue.service.ts and
+// charge.service.ts, which announce each change.
+
+type ProductRow = typeof products.$inferSelect;
+type SubscriptionRow = typeof subscriptions.$inferSelect;
+type InvoiceRow = typeof invoices.$inferSelect;
+
+/** An archived product is no longer offered: every device drops it (a tombstone). */
+export function productToDoc(row: ProductRow): WireDoc<ProductDoc> {
+  // The catalogue's own view of the product, less the processor's id, which stays on the server.
+  const { stripeProductId: _processorId, ...product } = productView(row);
+  return {
+    ...product,
+    orgId: row.orgId,
+    updatedAt: row.updatedAt.toISOString(),
+    _deleted: row.deleted || row.state === 'archived',
+  };
+}
+
+export function purchaseToDoc(row: SubscriptionRow): WireDoc<PurchaseDoc> {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    customerUserId: row.customerUserId,
+    productId: row.productId,
+    productName: row.productName,
+    priceMinor: row.priceMinor,
+    status: row.status,
+    startedOn: row.startedOn,
+    nextBillingDate: row.nextBillingDate,
+    cancelledAt: row.cancelledAt?.toISOString() ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+    _deleted: row.deleted,
+  };
+}
+
+/**
+ * Only a paid invoice is a purchase: an order totaled and not (yet) charged is a tombstone, so a
+ * device never shows it, and drops one it had should an invoice ever leave `paid`.
+ */
+export function invoiceToDoc(row: InvoiceRow): WireDoc<InvoiceDoc> {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    customerUserId: row.customerUserId,
+    subscriptionId: row.subscriptionId,
+    productId: row.productId,
+    productName: row.productName,
+    totalMinor: row.totalMinor,
+    currency: row.currency,
+    paidAt: row.paidAt?.toISOString() ?? null,
+    lineItems: row.totals.lineItems.map((line) => ({
+      type: line.type,
+      description: line.description,
+      originalAmount: line.originalAmount,
+      finalAmount: line.finalAmount,
+      discountAmount: line.discountAmount,
+      discountPercent: line.discountPercent,
+      isProrated: line.isProrated,
+      prorationDescription: line.prorationDescription,
+    })),
+    updatedAt: row.updatedAt.toISOString(),
+    _deleted: row.deleted || row.status !== 'paid',
+  };
+}

@@ -1,0 +1,66 @@
+import { paymentMethods } from '@platform/schema/db';
+import { sandboxProcessor } from '../adapters/payments/sandbox.ts';
+import type { Db } from '../db/open-database.ts';
+import { archiveProduct, createProduct } from '../payments/catalogue.service.ts';
+import { runCharge, totalCharge } from '../payments/charge.service.ts';
+
+type Staff = { orgId: string; userId: string };
+
+/** A product of the organisation's catalogue, made as staff make it (sandbox processor). */
+export function offerProduct(db: Db, staff: Staff, name: string, recurring = true) {
+  return createProduct(db, sandboxProcessor(db), staff, {
+    name,
+    type: recurring ? 'recurring' : 'one-time',
+    schedule: recurring ? 'month' : 'one-time',
+    priceMinor: 4_900,
+  });
+}
+
+export const archiveOffer = (db: Db, staff: Staff, productId: string) =>
+  archiveProduct(db, staff, productId);
+
+/** An order totaled and not charged (Continue without Run charge). */
+export async function totalOrder(
+  db: Db,
+  staff: Staff,
+  customerUserId: string,
+  productId: string,
+  paymentMethodId: string | null = null,
+) {
+  return totalCharge(db, {
+    orgId: staff.orgId,
+    actorUserId: staff.userId,
+    customerUserId,
+    productId,
+    couponId: null,
+    paymentMethodId,
+    priceMinor: null,
+    startDate: null,
+    prorationMode: 'charge-prorated',
+    issuePunchCard: false,
+  });
+}
+
+/** Staff sell the product to the customer with the sandbox's succeeding card (spec §4). */
+export async function sellWithTestCard(
+  db: Db,
+  staff: Staff,
+  customerUserId: string,
+  productId: string,
+) {
+  const processor = sandboxProcessor(db);
+  const saved = await processor.saveCard({
+    orgId: staff.orgId,
+    userId: customerUserId,
+    card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2030, cvc: '123' },
+  });
+  if (!saved.ok) throw new Error(saved.message);
+  const [method] = await db
+    .insert(paymentMethods)
+    .values({ orgId: staff.orgId, userId: customerUserId, processor: 'sandbox', ...saved.card })
+    .returning();
+  const { invoiceId } = await totalOrder(db, staff, customerUserId, productId, method!.id);
+  const result = await runCharge(db, processor, { orgId: staff.orgId, invoiceId });
+  if (!result.valid) throw new Error(result.message);
+  return { invoiceId, subscriptionId: result.subscriptionId };
+}
