@@ -8,6 +8,7 @@ import { kioskRoutes } from './kiosk/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
 import { paymentsRoutes } from './payments/routes.ts';
+import { stripeWebhookRoutes } from './payments/webhook.routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
 import { teamRoutes } from './team/routes.ts';
@@ -30,4 +31,5 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(crmRoutes);
   await app.register(teamRoutes);
   await app.register(paymentsRoutes);
+  await app.register(stripeWebhookRoutes);
 }
