@@ -90,7 +90,8 @@ export async function startStripeWireServer() {
   const stored = new Map<string, { path: string; body: string; reply: Reply }>();
   /** Attached PaymentMethods: the test token each was made from, and its customer. */
   const methods = new Map<string, { token: string; customer: string }>();
-  let failures: Array<'http-500' | 'drop'> = [];
+  type Failure = { mode: 'http-500' | 'drop'; path?: string };
+  const failures: Failure[] = [];
 
   const now = () => Math.floor(Date.now() / 1000);
   const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -311,7 +312,8 @@ export async function startStripeWireServer() {
     const method = request.method ?? 'GET';
     const params = parseStripeForm(method === 'GET' ? url.search.slice(1) : text);
     const key = request.headers['idempotency-key'] as string | undefined;
-    const failure = failures.shift();
+    const due = failures.findIndex((f) => !f.path || f.path === url.pathname);
+    const failure = due === -1 ? undefined : failures.splice(due, 1)[0]!.mode;
     if (failure === 'http-500') {
       requests.push({ method, path: url.pathname, idempotencyKey: key, params, replayed: false });
       const error = { type: 'api_error', message: 'Something went wrong on Stripe’s end.' };
@@ -356,8 +358,12 @@ export async function startStripeWireServer() {
     created: (object: string) => [...objects.values()].filter((o) => o.object === object),
     object: (id: string) => objects.get(id),
     /** The next requests fail: a 500 answer, or a connection dropped after the work is done. */
-    failNext: (...next: Array<'http-500' | 'drop'>) => {
-      failures = [...failures, ...next];
+    failNext: (...next: Array<Failure['mode']>) => {
+      failures.push(...next.map((mode) => ({ mode })));
+    },
+    /** The same, for the next requests to this path only. */
+    failNextOn: (path: string, ...next: Array<Failure['mode']>) => {
+      failures.push(...next.map((mode) => ({ mode, path })));
     },
     close: () =>
       new Promise<void>((resolve) => {
