@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { invoices, paymentMethods, products, subscriptions } from '@platform/schema/db';
 import type { PaymentProcessor } from '../adapters/payments/port.ts';
-import { createStripeClient, stripeProcessor } from '../adapters/payments/stripe.ts';
 import type { Db } from '../db/open-database.ts';
 import { insertTestOrg, insertTestUser } from '../testing/auth-fixtures.ts';
-import { startStripeWireServer, type StripeWireServer } from '../testing/stripe-wire-server.ts';
-import { createTestDatabase, testDatabaseKinds } from '../testing/test-database.ts';
+import { startStripeBench } from '../testing/stripe-fixtures.ts';
+import type { StripeWireServer } from '../testing/stripe-wire-server.ts';
+import { testDatabaseKinds } from '../testing/test-database.ts';
 import { runCharge, totalCharge } from './charge.service.ts';
 
 // 2026-11-24 15:00 UTC: the 24th in New York, the default zone of a new organisation.
@@ -16,24 +16,14 @@ const now = new Date('2026-11-24T15:00:00.000Z');
 // server speaking Stripe's wire format — our first charge once, then Stripe's subscription.
 describe.each(testDatabaseKinds)('Run charge with Stripe on %s', (kind) => {
   let db: Db;
-  let close: () => Promise<void>;
   let wire: StripeWireServer;
   let stripe: PaymentProcessor;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(kind);
-    db = database.db;
-    close = database.close;
-    wire = await startStripeWireServer();
-    stripe = stripeProcessor(
-      db,
-      createStripeClient({ secretKey: 'sk_test_e2e', apiBase: wire.apiBase }),
-    );
+    ({ db, wire, stripe, close } = await startStripeBench(kind));
   });
-  afterAll(async () => {
-    await wire.close();
-    await close();
-  });
+  afterAll(() => close());
 
   async function order(token = 'pm_card_visa') {
     const org = await insertTestOrg(db);

@@ -4,7 +4,8 @@ import { processorCustomers } from '@platform/schema/db';
 import type { Db } from '../../db/open-database.ts';
 import { insertTestOrg, insertTestUser } from '../../testing/auth-fixtures.ts';
 import { startStripeWireServer, type StripeWireServer } from '../../testing/stripe-wire-server.ts';
-import { createTestDatabase, testDatabaseKinds } from '../../testing/test-database.ts';
+import { startStripeBench } from '../../testing/stripe-fixtures.ts';
+import { testDatabaseKinds } from '../../testing/test-database.ts';
 import { cardMessages } from './card-messages.ts';
 import type { PaymentProcessor } from './port.ts';
 import { sandboxProcessor } from './sandbox.ts';
@@ -15,29 +16,15 @@ import { createStripeClient, stripeMessages, stripeProcessor } from './stripe.ts
 // format (the SDK parses its answers into its own types, as it would Stripe's).
 describe.each(testDatabaseKinds)('the Stripe adapter on %s', (kind) => {
   let db: Db;
-  let close: () => Promise<void>;
   let wire: StripeWireServer;
   let stripe: PaymentProcessor;
+  let close: () => Promise<void>;
 
   beforeAll(async () => {
-    const database = await createTestDatabase(kind);
-    db = database.db;
-    close = database.close;
-    wire = await startStripeWireServer();
     // No retries of its own: each test says what one request does.
-    stripe = stripeProcessor(
-      db,
-      createStripeClient({
-        secretKey: 'sk_test_wire',
-        apiBase: wire.apiBase,
-        maxNetworkRetries: 0,
-      }),
-    );
+    ({ db, wire, stripe, close } = await startStripeBench(kind, { maxNetworkRetries: 0 }));
   });
-  afterAll(async () => {
-    await wire.close();
-    await close();
-  });
+  afterAll(() => close());
 
   async function person() {
     const org = await insertTestOrg(db);
