@@ -129,6 +129,16 @@ describe.each(testDatabaseKinds)('Stripe webhooks on %s', (kind) => {
     expect((await subscriptionRow(s.subscription.id)).nextBillingDate).toBe('2026-12-24');
   });
 
+  it('keeps the raw body to the webhook alone: other routes still read JSON', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      payload: { email: 42 },
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().issues[0].path).toEqual(['email']);
+  });
+
   it('records a paid renewal from invoice.paid and moves the next billing date to the period’s end', async () => {
     const s = await subscribed();
     const event = paid(s.processorSubscriptionId);
