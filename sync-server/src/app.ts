@@ -9,7 +9,7 @@ import { QueuedMailer } from './adapters/mailer/queued-mailer.ts';
 import { SmtpTransport } from './adapters/mailer/smtp.ts';
 import type { Notifier } from './adapters/notifier/port.ts';
 import type { PaymentProcessor } from './adapters/payments/port.ts';
-import { sandboxProcessor } from './adapters/payments/sandbox.ts';
+import { createPaymentProcessor } from './adapters/payments/create-payment-processor.ts';
 import { createNotifier } from './adapters/notifier/create-notifier.ts';
 import { dbPlugin } from './plugins/db.ts';
 import { httpMapPlugin } from './plugins/http-map.ts';
@@ -42,7 +42,7 @@ export type AppDeps = {
   logger?: FastifyServerOptions['logger'];
   /** Google's signing keys; tests pass a local key set (jose createLocalJWKSet). */
   googleKeys?: JWTVerifyGetKey;
-  /** Where cards are kept and charged; the sandbox (our own database) unless one is given. */
+  /** Where cards are kept and charged; the one the configuration names unless one is given. */
   paymentProcessor?: PaymentProcessor;
 };
 
@@ -88,7 +88,10 @@ export async function buildApp(deps: AppDeps) {
   await app.register(routeContractsPlugin);
   await app.register(drainingPlugin);
   await app.register(dbPlugin, { database: deps.database });
-  app.decorate('paymentProcessor', deps.paymentProcessor ?? sandboxProcessor(deps.database.db));
+  app.decorate(
+    'paymentProcessor',
+    deps.paymentProcessor ?? createPaymentProcessor(deps.config.stripe, deps.database.db),
+  );
   await app.register(jobsPlugin, { settings: deps.jobs ?? {} });
   app.decorate('mailer', new QueuedMailer(deps.database.db, app.jobs, mailTransport.kind));
   await app.register(rateLimitsPlugin);

@@ -47,6 +47,30 @@ describe('loadConfig', () => {
     expect(config.secureCookies).toBe(true);
   });
 
+  it('selects Stripe with STRIPE_SECRET_KEY, which needs the webhook signing secret; else the sandbox', () => {
+    const test = { NODE_ENV: 'test' as const, SESSION_SECRET: 'x'.repeat(40) };
+    expect(loadConfig(test).stripe).toBeNull();
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+    expect(loadConfig({ ...test, ...stripe }).stripe).toEqual({
+      secretKey: 'sk_test_abc',
+      webhookSecret: 'whsec_abc',
+      apiBase: undefined,
+    });
+    expect(loadConfig({ ...test, ...stripe, STRIPE_API_BASE: 'http://127.0.0.1:12111' }).stripe?.apiBase).toBe(
+      'http://127.0.0.1:12111',
+    );
+    expect(() => loadConfig({ ...test, STRIPE_SECRET_KEY: 'sk_test_abc' })).toThrow(
+      /^ {2}STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY$/m,
+    );
+    expect(() => loadConfig({ ...test, STRIPE_WEBHOOK_SECRET: 'whsec_abc' })).toThrow(
+      /^ {2}STRIPE_SECRET_KEY: required with STRIPE_WEBHOOK_SECRET$/m,
+    );
+    expect(() => loadConfig({ ...test, ...stripe, STRIPE_SECRET_KEY: 'pk_test_abc' })).toThrow(
+      /^ {2}STRIPE_SECRET_KEY: STRIPE_SECRET_KEY must be a secret or restricted key/m,
+    );
+    expect(() => loadConfig({ ...test, ...stripe, STRIPE_API_BASE: 'ftp://x' })).toThrow(ConfigError);
+  });
+
   describe('TRUST_PROXY (which proxies may name the client address)', () => {
     const base = { NODE_ENV: 'test' as const, SESSION_SECRET: 'x'.repeat(40) };
     it('trusts no proxy unless told, so X-Forwarded-For is ignored', () => {

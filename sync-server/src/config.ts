@@ -4,6 +4,11 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { pushEnvShape, resolvePushConfig, type PushConfig } from './adapters/notifier/push-config.ts';
+import {
+  resolveStripeConfig,
+  stripeEnvShape,
+  type StripeConfig,
+} from './adapters/payments/stripe-config.ts';
 import { devToolsEnvShape, resolveDevTools } from './dev-tools/dev-tools.config.ts';
 
 const trustProxyMessage =
@@ -61,6 +66,7 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...pushEnvShape,
+  ...stripeEnvShape,
   ...devToolsEnvShape,
 });
 
@@ -77,6 +83,8 @@ export type Config = {
   mailFrom: string;
   google: { clientId: string | undefined; jwksUrl: string };
   push: PushConfig;
+  /** The payment processor: Stripe's settings, or null for the sandbox (decision 0057). */
+  stripe: StripeConfig;
   /** /dev/* and /api/dev/* exist (dev-tools/dev-tools.config.ts says when they may). */
   devTools: boolean;
   pwaDist: string;
@@ -105,6 +113,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const push = resolvePushConfig(e, { env: e.NODE_ENV, dataDir });
   if (!push.ok) throw new ConfigError(`Invalid configuration:\n${push.problems.map((p) => `  ${p}`).join('\n')}`);
+  const stripe = resolveStripeConfig(e);
+  if (!stripe.ok) throw new ConfigError(`Invalid configuration:\n${stripe.problems.map((p) => `  ${p}`).join('\n')}`);
   const devTools = resolveDevTools(e, { rawNodeEnv: env.NODE_ENV, publicUrl });
   if (!devTools.ok) throw new ConfigError(`Invalid configuration:\n${devTools.problems.map((p) => `  ${p}`).join('\n')}`);
   return {
@@ -120,6 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     google: { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL },
     push: push.config,
+    stripe: stripe.config,
     devTools: devTools.enabled,
     pwaDist: path.resolve(e.PWA_DIST ?? path.join(import.meta.dirname, '../../pwa/dist')),
     trustProxy: e.TRUST_PROXY,

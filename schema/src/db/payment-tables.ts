@@ -162,6 +162,11 @@ export const invoices = pgTable(
     failureMessage: text('failure_message'),
     processorChargeId: text('processor_charge_id'),
     subscriptionId: uuid('subscription_id'),
+    /**
+     * The processor's own invoice, for a renewal the processor billed (a Stripe `in_…`): one row
+     * per processor invoice, whatever delivers its webhook twice (decision 0057).
+     */
+    processorInvoiceId: text('processor_invoice_id'),
     createdByUserId: uuid('created_by_user_id').references(() => users.id, {
       onDelete: 'set null',
     }),
@@ -173,6 +178,9 @@ export const invoices = pgTable(
   (t) => [
     index('invoices_org_customer').on(t.orgId, t.customerUserId),
     index('invoices_feed').on(t.orgId, t.txid, t.id),
+    uniqueIndex('invoices_processor_invoice')
+      .on(t.processorInvoiceId)
+      .where(sql`${t.processorInvoiceId} is not null`),
     check(
       'invoices_amounts',
       sql`${t.totalMinor} >= 0 and ${t.priceMinor} >= 0 and ${t.attempt} >= 1`,
@@ -195,14 +203,25 @@ export const subscriptions = pgTable(
     productName: text('product_name').notNull(),
     couponId: uuid('coupon_id').references(() => coupons.id, { onDelete: 'restrict' }),
     priceMinor: integer('price_minor').notNull(),
+    /** past-due: the processor's renewal charge failed and it is retrying (decision 0057). */
     status: text('status', {
-      enum: ['scheduled', 'active', 'cancel-at-period-end', 'cancelled'],
+      enum: ['scheduled', 'active', 'past-due', 'cancel-at-period-end', 'cancelled'],
     }).notNull(),
     startedOn: date('started_on', { mode: 'string' }).notNull(),
     nextBillingDate: date('next_billing_date', { mode: 'string' }),
     /** Paid outside the platform (spec §3 start-customer-subscription-for-external-payment). */
     externalPayments: boolean('external_payments').notNull().default(false),
     firstInvoiceId: uuid('first_invoice_id'),
+    /**
+     * The processor's subscription that bills the renewals after our first charge (a Stripe
+     * `sub_…`); its webhooks find this row, and through it the organisation (decision 0057).
+     */
+    processorSubscriptionId: text('processor_subscription_id'),
+    /**
+     * When the processor's latest event that set this row's status happened: the processor does
+     * not deliver events in order, and an older one must not undo a newer one.
+     */
+    processorEventAt: timestamp('processor_event_at', { withTimezone: true }),
     createdAt: createdAt(),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     // Replicated to the customer's family (collection `purchases`, decision 0058).
@@ -211,8 +230,42 @@ export const subscriptions = pgTable(
   (t) => [
     index('subscriptions_org_customer').on(t.orgId, t.customerUserId),
     index('subscriptions_feed').on(t.orgId, t.txid, t.id),
+    uniqueIndex('subscriptions_processor_subscription')
+      .on(t.processorSubscriptionId)
+      .where(sql`${t.processorSubscriptionId} is not null`),
   ],
 );
+
+/** The customer at the processor (a Stripe `cus_…`) of one person in one organisation. */
+export const processorCustomers = pgTable(
+  'processor_customers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgId(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    processor: text('processor', { enum: ['stripe'] }).notNull(),
+    processorCustomerId: text('processor_customer_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex('processor_customers_person').on(t.orgId, t.userId, t.processor)],
+);
+
+/**
+ * Every processor event (webhook) received, by the processor's event id: inserted in the same
+ * transaction as the event's effect, ON CONFLICT DO NOTHING, so an event delivered twice — or
+ * twice at once — has its effect once (decision 0057). Not tenant data: an event names no
+ * organisation until our own rows are read.
+ */
+export const processorEvents = pgTable('processor_events', {
+  id: text('id').primaryKey(),
+  type: text('type').notNull(),
+  /** What it did: applied, or why it did nothing (unknown type, no subscription of ours…). */
+  outcome: text('outcome').notNull(),
+  receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+  processedAt: timestamp('processed_at', { withTimezone: true }),
+});
 
 /**
  * The sandbox processor's own book (the embedded default, labelled 'Sandbox' on screen): one
@@ -251,4 +304,6 @@ export const paymentTables = {
   subscriptions,
   sandboxCharges,
   sandboxCards,
+  processorCustomers,
+  processorEvents,
 };

@@ -10,6 +10,8 @@ import { MAX_AMOUNT_MINOR } from './money.ts';
 export const subscriptionStatuses = [
   'scheduled',
   'active',
+  // The processor's renewal charge failed and it is retrying (decision 0057).
+  'past-due',
   'cancel-at-period-end',
   'cancelled',
 ] as const;

@@ -35,6 +35,17 @@ export const jobDefinitions = {
     retryDelaySeconds: 30,
     expireInSeconds: 120,
   },
+  /** A renewal the processor could not charge: the customer is told by email (decision 0057). */
+  'renewal-failed-notice': {
+    payload: z.object({
+      orgId: z.uuid(),
+      subscriptionId: z.uuid(),
+      processorInvoiceId: z.string().min(1),
+    }),
+    retryLimit: 3,
+    retryDelaySeconds: 30,
+    expireInSeconds: 60,
+  },
   /** Deletes what would otherwise grow for ever (decision 0016). */
   prune: {
     payload: z.object({}),

@@ -3,6 +3,7 @@ import { abandonEmail, deliverStoredEmail } from '../adapters/mailer/email-deliv
 import type { MailTransport } from '../adapters/mailer/port.ts';
 import { requestPasswordReset } from '../auth/password-reset.service.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
+import { sendRenewalFailedNotice } from '../payments/renewal-notice.service.ts';
 
 /** Each feature's background work, composed in one place (as features.ts composes routes). */
 export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport: MailTransport }) {
@@ -18,6 +19,9 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   jobs.handle('push-notice', async (notice) => {
     await app.notifier.send(notice);
   });
+  jobs.handle('renewal-failed-notice', (payload) =>
+    sendRenewalFailedNotice(db, app.mailer, app.config.publicUrl, payload),
+  );
   jobs.handle('prune', async () => {
     const pruned = await pruneExpiredData(db, {
       auditRetentionDays: app.config.auditRetentionDays,

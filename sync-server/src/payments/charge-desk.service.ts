@@ -77,7 +77,11 @@ export async function addCustomerCard(
   card: CardInput,
 ): Promise<PaymentMethodView> {
   const item = await customerOf(db, seller, rosterId);
-  const saved = await processor.saveCard({ orgId: seller.orgId, userId: item.userId, card });
+  const saved = await processor.saveCard({
+    orgId: seller.orgId,
+    userId: item.userId,
+    card: { kind: 'card-number', ...card },
+  });
   if (!saved.ok) throw new RuleBroken(saved.message);
   const row = await repo.insertPaymentMethod(db, {
     orgId: seller.orgId,

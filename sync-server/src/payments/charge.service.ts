@@ -18,6 +18,7 @@ import type { Db, Tx } from '../db/open-database.ts';
 import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
 import { notifyChange } from '../sync/change-feed.ts';
 import * as repo from './payments.repository.ts';
+import { findSubscription, setProcessorSubscriptionId } from './subscriptions.repository.ts';
 
 /**
  * The charge flow on the server (spec §4 Charge flow; issue 15): Continue totals an invoice
@@ -270,7 +271,10 @@ export async function runCharge(
     };
   });
 
-  if (claim.kind === 'paid') return paidResult(claim.invoice);
+  if (claim.kind === 'paid') {
+    await startProcessorSubscription(db, processor, claim.invoice);
+    return paidResult(claim.invoice);
+  }
   if (claim.kind === 'in-progress') {
     return {
       valid: false,
@@ -299,6 +303,7 @@ export async function runCharge(
     try {
       outcome = await processor.charge({
         orgId: invoice.orgId,
+        userId: invoice.customerUserId,
         idempotencyKey: `${invoice.id}:${invoice.attempt}`,
         processorPaymentMethodId: method.processorPaymentMethodId,
         amountMinor: invoice.totalMinor,
@@ -314,7 +319,7 @@ export async function runCharge(
   }
 
   // 3. Write the outcome.
-  return db.transaction(async (tx) => {
+  const result = await db.transaction(async (tx) => {
     // A slower request whose lease ran out may have been overtaken: the processor answered both
     // the same (same key), and the first to write it wins — one subscription, never two.
     const current = await repo.lockInvoice(tx, invoice.orgId, invoice.id);
@@ -371,6 +376,58 @@ export async function runCharge(
       recurring,
     };
   });
+  if (result.valid && result.subscriptionId) {
+    await startProcessorSubscription(db, processor, {
+      ...invoice,
+      subscriptionId: result.subscriptionId,
+    });
+  }
+  return result;
+}
+
+/**
+ * Decision 0057: our first charge is made; the processor bills the renewals from the next
+ * billing date on. Asked after the paid invoice is written, outside any transaction, with the
+ * key `subscription:{id}` — whichever request asks, and however often, the processor answers
+ * the same subscription. A processor that does not answer leaves the id empty: the charge was
+ * made and is answered as made, and the next Run charge of this invoice asks again.
+ */
+async function startProcessorSubscription(
+  db: Db,
+  processor: PaymentProcessor,
+  invoice: InvoiceRow,
+) {
+  if (!invoice.subscriptionId || !invoice.paymentMethodId) return;
+  const subscription = await findSubscription(db, invoice.orgId, invoice.subscriptionId);
+  if (!subscription || subscription.processorSubscriptionId || subscription.status === 'cancelled')
+    return;
+  const product = await repo.findProduct(db, invoice.orgId, invoice.productId);
+  const method = await repo.findPaymentMethod(
+    db,
+    invoice.orgId,
+    invoice.customerUserId,
+    invoice.paymentMethodId,
+  );
+  const firstBillingDate = invoice.totals.nextBillingDate;
+  if (!product?.processorProductId || product.schedule === 'one-time') return;
+  if (!method || !firstBillingDate) return;
+  try {
+    const started = await processor.startSubscription({
+      orgId: invoice.orgId,
+      userId: invoice.customerUserId,
+      processorProductId: product.processorProductId,
+      priceMinor: invoice.totals.recurringFinalAmount,
+      currency: invoice.currency,
+      schedule: product.schedule,
+      firstBillingDate,
+      timeZone: orgTimeZone(await repo.orgTimeZoneSetting(db, invoice.orgId)),
+      processorPaymentMethodId: method.processorPaymentMethodId,
+      idempotencyKey: `subscription:${subscription.id}`,
+    });
+    await setProcessorSubscriptionId(db, subscription.id, started.processorSubscriptionId);
+  } catch {
+    // Left for the next Run charge of this invoice (see above); the charge itself stands.
+  }
 }
 
 function paidResult(invoice: InvoiceRow): RunResult {

@@ -41,7 +41,7 @@ async function fixture(db: Db) {
     const saved = await processor.saveCard({
       orgId: org.id,
       userId: customer.id,
-      card: { number, expMonth: 12, expYear: 2030, cvc: '123' },
+      card: { kind: 'card-number', number, expMonth: 12, expYear: 2030, cvc: '123' },
     });
     if (!saved.ok) throw new Error(saved.message);
     const [row] = await db

@@ -455,7 +455,7 @@ export async function acceptPackageInvite(
     const saved = await deps.processor.saveCard({
       orgId: first.orgId,
       userId: first.customerUserId,
-      card: input.card,
+      card: { kind: 'card-number', ...input.card },
     });
     if (!saved.ok) return { valid: false, message: saved.message };
     paymentMethodId = (

@@ -9,6 +9,11 @@ declare module 'fastify' {
      * (such a route must carry its own CSRF proof, like Google's g_csrf_token double submit).
      */
     crossSiteOrigins?: readonly string[];
+    /**
+     * A server-to-server call proven by its own signature (the payment processor's webhook): it
+     * carries no cookie to abuse and acts for no session, so the origin check does not apply.
+     */
+    signedByCaller?: true;
   }
 }
 
@@ -24,6 +29,7 @@ export const csrfPlugin = fp(
     app.addHook('onRequest', async (request) => {
       if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS')
         return;
+      if (request.routeOptions.config.signedByCaller) return;
       const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
       if (!origin) return;
       const host = request.headers.host;

@@ -52,7 +52,13 @@ export async function sellWithTestCard(
   const saved = await processor.saveCard({
     orgId: staff.orgId,
     userId: customerUserId,
-    card: { number: '4242 4242 4242 4242', expMonth: 12, expYear: 2030, cvc: '123' },
+    card: {
+      kind: 'card-number',
+      number: '4242 4242 4242 4242',
+      expMonth: 12,
+      expYear: 2030,
+      cvc: '123',
+    },
   });
   if (!saved.ok) throw new Error(saved.message);
   const [method] = await db

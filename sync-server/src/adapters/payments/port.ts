@@ -1,13 +1,25 @@
+import type { RecurringSchedule } from '@platform/schema/payments/billing-calendar';
+import type { DayKey } from '@platform/schema/time-tracking/org-calendar';
+
 /**
  * The PaymentProcessor port (DESIGN.md ports; issue 15): every card and every charge goes
  * through it. Two adapters: the sandbox (the embedded default, its state in our own database)
- * and Stripe (selected by STRIPE_SECRET_KEY).
+ * and Stripe (selected by STRIPE_SECRET_KEY; decision 0057).
  *
  * A charge carries an idempotency key: asking again with the same key answers the first
  * outcome and never charges again — the one property the charge service relies on to make a
  * retried or doubled request harmless (decision 0055).
  */
 export type CardInput = { number: string; expMonth: number; expYear: number; cvc: string };
+
+/**
+ * A card to keep: the number typed into the sandbox's own card form, or — with Stripe — the
+ * PaymentMethod that Stripe Elements created in the browser, so the server never sees a card
+ * number. Each adapter takes only its own kind and says so of the other.
+ */
+export type CardToSave =
+  | ({ kind: 'card-number' } & CardInput)
+  | { kind: 'processor-payment-method'; processorPaymentMethodId: string };
 
 export type StoredCard = {
   processorPaymentMethodId: string;
@@ -19,6 +31,8 @@ export type StoredCard = {
 
 export type ChargeRequest = {
   orgId: string;
+  /** Whose card: the processor charges it as this person's (a Stripe Customer). */
+  userId: string;
   idempotencyKey: string;
   processorPaymentMethodId: string;
   amountMinor: number;
@@ -30,6 +44,25 @@ export type ChargeOutcome =
   | { status: 'succeeded'; chargeId: string }
   | { status: 'declined' | 'requires-action'; message: string };
 
+/**
+ * The processor bills the renewals after our own first charge (decision 0057): its first
+ * period starts on `firstBillingDate` (the totaled invoice's nextBillingDate, a day of the
+ * organisation's calendar in `timeZone`), nothing charged before it.
+ */
+export type SubscriptionRequest = {
+  orgId: string;
+  userId: string;
+  processorProductId: string;
+  /** What each renewal costs (the totaled invoice's recurringFinalAmount). */
+  priceMinor: number;
+  currency: string;
+  schedule: RecurringSchedule;
+  firstBillingDate: DayKey;
+  timeZone: string;
+  processorPaymentMethodId: string;
+  idempotencyKey: string;
+};
+
 export interface PaymentProcessor {
   readonly kind: 'sandbox' | 'stripe';
   /** The product at the processor (spec §3 stripeProductId). */
@@ -38,8 +71,15 @@ export interface PaymentProcessor {
   saveCard(input: {
     orgId: string;
     userId: string;
-    card: CardInput;
+    card: CardToSave;
   }): Promise<{ ok: true; card: StoredCard } | { ok: false; message: string }>;
   /** Charges once per idempotency key, whatever happens to the caller in between. */
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  /** Starts the processor's subscription for the renewals; once per idempotency key. */
+  startSubscription(request: SubscriptionRequest): Promise<{ processorSubscriptionId: string }>;
+  /** The subscription ends when its paid period does; nothing more is charged. */
+  cancelSubscriptionAtPeriodEnd(input: {
+    orgId: string;
+    processorSubscriptionId: string;
+  }): Promise<void>;
 }

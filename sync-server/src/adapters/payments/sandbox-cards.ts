@@ -1,3 +1,5 @@
+import { cardMessages } from './card-messages.ts';
+
 /**
  * The sandbox's test cards: the card networks' well-known test numbers behave as they do at
  * Stripe (4242… succeeds, 4000…0002 is declined, 4000 0025 0000 3155 asks for the bank's
@@ -30,11 +32,10 @@ export const sandboxTestCards: ReadonlyArray<{
 ];
 
 export const sandboxMessages = {
+  ...cardMessages,
   notATestCard: 'This is the sandbox: use a test card such as 4242 4242 4242 4242.',
-  expired: 'Your card has expired.',
-  cvcInvalid: 'Your card’s security code is invalid.',
-  declined: 'Your card was declined.',
-  insufficientFunds: 'Your card has insufficient funds.',
+  numberOnly:
+    'This is the sandbox: it takes a test card number from its own form, not a card saved at Stripe.',
   requiresAuthentication:
     'Your bank asks to confirm this payment, which the sandbox cannot show. Use another test card.',
 } as const;

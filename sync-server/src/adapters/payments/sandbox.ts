@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { sandboxCards, sandboxCharges } from '@platform/schema/db';
 import type { Db } from '../../db/open-database.ts';
@@ -30,6 +30,7 @@ export function sandboxProcessor(db: Db, now: () => Date = () => new Date()): Pa
     },
 
     async saveCard({ orgId, card }) {
+      if (card.kind !== 'card-number') return { ok: false, message: sandboxMessages.numberOnly };
       const test = sandboxCardOf(card.number);
       if (!test) return { ok: false, message: sandboxMessages.notATestCard };
       const today = now();
@@ -88,5 +89,14 @@ export function sandboxProcessor(db: Db, now: () => Date = () => new Date()): Pa
       if (!known) return { status: 'declined', message: sandboxMessages.declined };
       return decline ?? { status: 'declined', message: sandboxMessages.declined };
     },
+
+    // Nothing renews in the sandbox (decision 0057); the id comes from the key, so asking twice
+    // answers the same subscription, as Stripe does.
+    async startSubscription({ idempotencyKey }) {
+      const digest = createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24);
+      return { processorSubscriptionId: `sub_sandbox_${digest}` };
+    },
+
+    async cancelSubscriptionAtPeriodEnd() {},
   };
 }

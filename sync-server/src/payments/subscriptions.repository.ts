@@ -1,0 +1,49 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import { subscriptions } from '@platform/schema/db';
+import type { Db, Tx } from '../db/open-database.ts';
+
+type Reader = Db | Tx;
+
+export async function findSubscription(db: Reader, orgId: string, subscriptionId: string) {
+  const [row] = await db
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.orgId, orgId), eq(subscriptions.id, subscriptionId)));
+  return row ?? null;
+}
+
+/** Ours for a processor's subscription id — the only way an event finds its organisation. */
+export async function lockSubscriptionByProcessorId(tx: Tx, processorSubscriptionId: string) {
+  const [row] = await tx
+    .select()
+    .from(subscriptions)
+    .where(eq(subscriptions.processorSubscriptionId, processorSubscriptionId))
+    .for('update');
+  return row ?? null;
+}
+
+/** Records the processor's subscription once: a second, racing answer (the same id) is a no-op. */
+export async function setProcessorSubscriptionId(
+  db: Reader,
+  subscriptionId: string,
+  processorSubscriptionId: string,
+) {
+  await db
+    .update(subscriptions)
+    .set({ processorSubscriptionId, updatedAt: new Date() })
+    .where(
+      and(eq(subscriptions.id, subscriptionId), isNull(subscriptions.processorSubscriptionId)),
+    );
+}
+
+export async function updateSubscription(
+  tx: Tx,
+  subscriptionId: string,
+  values: Partial<typeof subscriptions.$inferInsert>,
+) {
+  // A replicated row (decision 0058): every change says when it was made.
+  await tx
+    .update(subscriptions)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(subscriptions.id, subscriptionId));
+}
