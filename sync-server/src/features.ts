@@ -10,6 +10,7 @@ import { organizationRoutes } from './organizations/routes.ts';
 import { chargeRoutes } from './payments/charge.routes.ts';
 import { packageInviteRoutes } from './payments/package-invite.routes.ts';
 import { paymentsRoutes } from './payments/routes.ts';
+import { shopRoutes } from './payments/shop.routes.ts';
 import { stripeWebhookRoutes } from './payments/webhook.routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
@@ -35,5 +36,6 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(paymentsRoutes);
   await app.register(chargeRoutes);
   await app.register(packageInviteRoutes);
+  await app.register(shopRoutes);
   await app.register(stripeWebhookRoutes);
 }

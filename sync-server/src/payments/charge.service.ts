@@ -60,6 +60,8 @@ export type TotalRequest = {
   startDate: DayKey | null;
   prorationMode: ProrationMode;
   issuePunchCard: boolean;
+  /** The invoice's id, chosen by the caller (a customer's checkout names its order once). */
+  invoiceId?: string;
 };
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -158,6 +160,7 @@ export async function totalCharge(db: Db | Tx, request: TotalRequest, now = new 
     if (!method) throw new RuleBroken(chargeMessages.paymentMethodUnknown);
   }
   const invoice = await repo.insertInvoice(db, {
+    ...(request.invoiceId ? { id: request.invoiceId } : {}),
     orgId: request.orgId,
     customerUserId: request.customerUserId,
     productId: request.productId,

@@ -6,6 +6,7 @@ import {
   paymentMethods,
   products,
   subscriptions,
+  users,
 } from '@platform/schema/db';
 import type { Db, Tx } from '../db/open-database.ts';
 
@@ -175,4 +176,25 @@ export async function setOpenInvoicePaymentMethod(
     .update(invoices)
     .set({ paymentMethodId })
     .where(and(eq(invoices.orgId, orgId), eq(invoices.id, invoiceId), eq(invoices.status, 'open')));
+}
+
+/** A coupon of the organisation by the name a customer types (any case), if it is offered. */
+export async function findCouponByName(db: Reader, orgId: string, name: string) {
+  const [row] = await db
+    .select()
+    .from(coupons)
+    .where(
+      and(
+        eq(coupons.orgId, orgId),
+        sql`lower(${coupons.name}) = lower(${name})`,
+        isNull(coupons.archivedAt),
+      ),
+    );
+  return row ?? null;
+}
+
+/** Where a customer's confirmations go (null for a child account without an email). */
+export async function emailOf(db: Reader, userId: string): Promise<string | null> {
+  const [row] = await db.select({ email: users.email }).from(users).where(eq(users.id, userId));
+  return row?.email ?? null;
 }

@@ -1,0 +1,75 @@
+import { z } from 'zod';
+import { cardInputSchema, paymentMethodSchema, totaledInvoiceSchema } from './charge.zod.ts';
+import { MAX_AMOUNT_MINOR } from './money.ts';
+
+/**
+ * The customer's side of buying (spec §2 Shop, Purchase history; issue 15): a quote before
+ * paying, the purchase itself (named once by the checkout, so a repeated Pay is the same order),
+ * and cancelling a subscription at the end of its paid period.
+ */
+
+export const shopMessages = {
+  consultation: 'The price of this product is agreed with you: ask us about it.',
+  priceNotOffered: 'Choose one of the prices offered for this product.',
+  couponUnknown: 'This coupon code is not valid.',
+  couponNotForProduct: 'This coupon code does not apply to this product.',
+  notThisApp: 'Open this organisation’s app to buy from it.',
+  guardianBuys: 'A parent or guardian buys for this account: switch to it from theirs.',
+  cancelled: (day: string) => `Your subscription ends on ${day}. Nothing more is charged.`,
+  notCancellable: 'This subscription cannot be cancelled any more.',
+} as const;
+
+const quoteFields = {
+  orgId: z.uuid(),
+  productId: z.uuid(),
+  /** The coupon's name as the customer types it; empty for none. */
+  couponCode: z
+    .string()
+    .trim()
+    .max(80)
+    .nullable()
+    .default(null)
+    .transform((code) => (code ? code : null)),
+  /** One of the product's variable prices, when it has them. */
+  priceMinor: z.number().int().min(0).max(MAX_AMOUNT_MINOR).nullable().default(null),
+};
+
+export const shopQuoteRequestSchema = z.object(quoteFields);
+export type ShopQuoteRequest = z.input<typeof shopQuoteRequestSchema>;
+
+export const shopQuoteSchema = z.object({
+  totals: totaledInvoiceSchema,
+  couponName: z.string().nullable(),
+  paymentMethods: z.array(paymentMethodSchema),
+  processor: z.enum(['sandbox', 'stripe']),
+  currency: z.string(),
+});
+export type ShopQuote = z.infer<typeof shopQuoteSchema>;
+
+export const shopBuyRequestSchema = z.object({
+  ...quoteFields,
+  /** Made by the checkout when it opens: paying again (double click, retry) is this order. */
+  checkoutId: z.uuid(),
+  paymentMethodId: z.uuid().nullable().default(null),
+  card: cardInputSchema.nullable().default(null),
+});
+export type ShopBuyRequest = z.input<typeof shopBuyRequestSchema>;
+
+export const shopBuyResponseSchema = z.discriminatedUnion('valid', [
+  z.object({
+    valid: z.literal(true),
+    recurring: z.boolean(),
+    subscriptionId: z.uuid().nullable(),
+    totals: totaledInvoiceSchema,
+  }),
+  z.object({ valid: z.literal(false), message: z.string() }),
+]);
+export type ShopBuyResponse = z.infer<typeof shopBuyResponseSchema>;
+
+export const cancelSubscriptionParamsSchema = z.object({ subscriptionId: z.uuid() });
+export const cancelSubscriptionRequestSchema = z.object({ orgId: z.uuid() });
+export const cancelSubscriptionResponseSchema = z.object({
+  status: z.string(),
+  endsOn: z.string().nullable(),
+  message: z.string(),
+});

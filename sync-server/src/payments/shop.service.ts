@@ -1,0 +1,277 @@
+import type { FastifyRequest } from 'fastify';
+import { orgFormat } from '@platform/schema/organizations/org-format';
+import { DEFAULT_CURRENCY } from '@platform/schema/payments/money';
+import {
+  shopMessages,
+  type ShopBuyResponse,
+  type ShopQuote,
+} from '@platform/schema/payments/shop.zod';
+import { couponApplies } from '@platform/schema/payments/totaling';
+import type { Mailer } from '../adapters/mailer/port.ts';
+import type { CardInput, PaymentProcessor } from '../adapters/payments/port.ts';
+import { keyboardOf } from '../access/act-for.ts';
+import type { Db } from '../db/open-database.ts';
+import { isUniqueViolation } from '../db/postgres-errors.ts';
+import { hasConfirmedGuardians } from '../families/families.service.ts';
+import { Forbidden, NotFound, RuleBroken } from '../plugins/domain-errors.ts';
+import { requireSession } from '../plugins/session.ts';
+import { notifyChange } from '../sync/change-feed.ts';
+import {
+  chargeMessages,
+  orgToday,
+  previewTotals,
+  runCharge,
+  totalCharge,
+} from './charge.service.ts';
+import * as repo from './payments.repository.ts';
+import { findSubscription, updateSubscription } from './subscriptions.repository.ts';
+import { orgLabel } from './package-invites.repository.ts';
+
+/**
+ * The customer's Shop and Purchase history (issue 15): a customer of the organisation, in its
+ * app, buys for their own account — a guardian buys for a child by switching into the child's
+ * account (spec §6), never in the child's own session.
+ */
+
+export type Buyer = { orgId: string; userId: string; actorUserId: string };
+
+export async function requireBuyer(db: Db, request: FastifyRequest, orgId: string): Promise<Buyer> {
+  const current = await requireSession(request);
+  if (current.session.view !== 'customer' || current.session.orgId !== orgId) {
+    throw new Forbidden(shopMessages.notThisApp);
+  }
+  const keyboard = keyboardOf(current);
+  if (!keyboard && (await hasConfirmedGuardians(db, current.user.id))) {
+    throw new Forbidden(shopMessages.guardianBuys);
+  }
+  return { orgId, userId: current.user.id, actorUserId: keyboard ?? current.user.id };
+}
+
+type Order = { productId: string; couponCode: string | null; priceMinor: number | null };
+
+/** The product as a customer may buy it, its price and the coupon their code names. */
+async function orderOf(db: Db, buyer: Buyer, order: Order) {
+  const product = await repo.findProduct(db, buyer.orgId, order.productId);
+  if (!product || product.state === 'archived') {
+    throw new RuleBroken(chargeMessages.productUnavailable);
+  }
+  if (product.state === 'requires-consultation') throw new RuleBroken(shopMessages.consultation);
+  let priceMinor: number | null = null;
+  if (product.variablePricing.enabled) {
+    const offered = product.variablePricing.prices.map((p) => p.price);
+    if (order.priceMinor === null || !offered.includes(order.priceMinor)) {
+      throw new RuleBroken(shopMessages.priceNotOffered);
+    }
+    priceMinor = order.priceMinor;
+  }
+  let coupon = null;
+  if (order.couponCode) {
+    coupon = await repo.findCouponByName(db, buyer.orgId, order.couponCode);
+    if (!coupon) throw new RuleBroken(shopMessages.couponUnknown);
+    const terms = {
+      type: coupon.type,
+      amount: coupon.amount,
+      appliesToProductIds: coupon.appliesToProductIds,
+      duration: { durationType: coupon.durationType, durationInMonths: coupon.durationInMonths },
+    };
+    if (!couponApplies(terms, product.id)) throw new RuleBroken(shopMessages.couponNotForProduct);
+  }
+  return { product, priceMinor, coupon };
+}
+
+const cardViews = (rows: Awaited<ReturnType<typeof repo.listPaymentMethods>>) =>
+  rows.map((c) => ({
+    id: c.id,
+    brand: c.brand,
+    last4: c.last4,
+    expMonth: c.expMonth,
+    expYear: c.expYear,
+  }));
+
+/** POST /api/shop/quote: what paying would charge now, and the buyer's cards. */
+export async function shopQuote(
+  db: Db,
+  processor: PaymentProcessor,
+  buyer: Buyer,
+  order: Order,
+  now = new Date(),
+): Promise<ShopQuote> {
+  const { product, priceMinor, coupon } = await orderOf(db, buyer, order);
+  const totals = await previewTotals(
+    db,
+    {
+      orgId: buyer.orgId,
+      customerUserId: buyer.userId,
+      productId: product.id,
+      couponId: coupon?.id ?? null,
+      priceMinor,
+      startDate: null,
+      prorationMode: 'charge-prorated',
+    },
+    now,
+  );
+  return {
+    totals,
+    couponName: coupon?.name ?? null,
+    paymentMethods: cardViews(await repo.listPaymentMethods(db, buyer.orgId, buyer.userId)),
+    processor: processor.kind,
+    currency: DEFAULT_CURRENCY,
+  };
+}
+
+/**
+ * POST /api/shop/buy: the checkout's order (its id chosen when the checkout opened) is totaled
+ * once and charged once, however often Pay is sent (decision 0055).
+ */
+export async function shopBuy(
+  deps: { db: Db; processor: PaymentProcessor },
+  buyer: Buyer,
+  input: Order & {
+    checkoutId: string;
+    paymentMethodId: string | null;
+    card: CardInput | null;
+  },
+  now = new Date(),
+): Promise<ShopBuyResponse> {
+  const { db, processor } = deps;
+  const existing = await repo.findInvoice(db, buyer.orgId, input.checkoutId);
+  if (existing && existing.customerUserId !== buyer.userId)
+    throw new NotFound('There is no such order.');
+  if (existing?.status === 'paid') {
+    return {
+      valid: true,
+      recurring: existing.subscriptionId !== null,
+      subscriptionId: existing.subscriptionId,
+      totals: existing.totals,
+    };
+  }
+  const { product, priceMinor, coupon } = await orderOf(db, buyer, input);
+
+  let paymentMethodId = input.paymentMethodId;
+  if (paymentMethodId) {
+    const own = await repo.findPaymentMethod(db, buyer.orgId, buyer.userId, paymentMethodId);
+    if (!own) throw new RuleBroken(chargeMessages.paymentMethodUnknown);
+  } else if (input.card) {
+    const saved = await processor.saveCard({
+      orgId: buyer.orgId,
+      userId: buyer.userId,
+      card: { kind: 'card-number', ...input.card },
+    });
+    if (!saved.ok) return { valid: false, message: saved.message };
+    paymentMethodId = (
+      await repo.insertPaymentMethod(db, {
+        orgId: buyer.orgId,
+        userId: buyer.userId,
+        processor: processor.kind,
+        ...saved.card,
+      })
+    ).id;
+  } else {
+    throw new RuleBroken(chargeMessages.paymentMethodUnknown);
+  }
+
+  if (existing) {
+    // Paid again after a refused card: the same order, with the card chosen now.
+    await repo.setOpenInvoicePaymentMethod(db, buyer.orgId, existing.id, paymentMethodId);
+  } else {
+    try {
+      await totalCharge(
+        db,
+        {
+          invoiceId: input.checkoutId,
+          orgId: buyer.orgId,
+          actorUserId: buyer.actorUserId,
+          customerUserId: buyer.userId,
+          productId: product.id,
+          couponId: coupon?.id ?? null,
+          paymentMethodId,
+          priceMinor,
+          startDate: null,
+          prorationMode: 'charge-prorated',
+          issuePunchCard: false,
+        },
+        now,
+      );
+    } catch (error) {
+      // A second Pay of the same checkout at the same moment: the first made the order.
+      if (!isUniqueViolation(error)) throw error;
+      const other = await repo.findInvoice(db, buyer.orgId, input.checkoutId);
+      if (!other || other.customerUserId !== buyer.userId)
+        throw new NotFound('There is no such order.');
+    }
+  }
+  const result = await runCharge(
+    db,
+    processor,
+    { orgId: buyer.orgId, invoiceId: input.checkoutId },
+    now,
+  );
+  if (!result.valid) return { valid: false, message: result.message };
+  return {
+    valid: true,
+    recurring: result.recurring,
+    subscriptionId: result.subscriptionId,
+    totals: result.totals,
+  };
+}
+
+/**
+ * POST /api/shop/subscriptions/:id/cancel: self-service, at the end of the paid period — nothing
+ * more is charged, the customer keeps what they paid for, and an email confirms it.
+ */
+export async function cancelAtPeriodEnd(
+  deps: { db: Db; processor: PaymentProcessor; mailer: Mailer },
+  buyer: Buyer,
+  subscriptionId: string,
+  now = new Date(),
+) {
+  const { db } = deps;
+  const subscription = await findSubscription(db, buyer.orgId, subscriptionId);
+  if (!subscription || subscription.customerUserId !== buyer.userId) {
+    throw new NotFound('There is no such subscription.');
+  }
+  const timeZone = await repo.orgTimeZoneSetting(db, buyer.orgId);
+  const format = orgFormat(timeZone);
+  const endsOn = subscription.nextBillingDate;
+  const message = shopMessages.cancelled(
+    endsOn ? format.date(endsOn) : format.date(await orgToday(db, buyer.orgId, now)),
+  );
+  if (subscription.status === 'cancel-at-period-end') {
+    return { status: subscription.status, endsOn, message };
+  }
+  if (subscription.status === 'cancelled') throw new RuleBroken(shopMessages.notCancellable);
+  if (subscription.processorSubscriptionId) {
+    // The processor stops billing first: were this to fail, nothing here says it stopped.
+    await deps.processor.cancelSubscriptionAtPeriodEnd({
+      orgId: buyer.orgId,
+      processorSubscriptionId: subscription.processorSubscriptionId,
+    });
+  }
+  const email = await repo.emailOf(db, buyer.userId);
+  const org = await orgLabel(db, buyer.orgId);
+  await db.transaction(async (tx) => {
+    await updateSubscription(tx, subscription.id, { status: 'cancel-at-period-end' });
+    await notifyChange(tx, {
+      collection: 'purchases',
+      orgId: buyer.orgId,
+      ownerIds: [buyer.userId],
+    });
+    if (email) {
+      await deps.mailer.send(
+        {
+          orgId: buyer.orgId,
+          to: email,
+          subject: `Your ${subscription.productName} subscription is cancelled`,
+          text: [
+            `You cancelled your ${subscription.productName} subscription with ${org}.`,
+            message,
+            '',
+            'Changed your mind? Buy it again from the Shop in the app.',
+          ].join('\n'),
+        },
+        { tx },
+      );
+    }
+  });
+  return { status: 'cancel-at-period-end', endsOn, message };
+}
