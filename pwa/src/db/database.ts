@@ -39,6 +39,15 @@ export type StorageOptions = {
   multiInstance?: boolean;
 };
 
+export type OpenOptions = StorageOptions & {
+  /**
+   * The collections this device replicates in this scope (the viewer's, `collectionsFor`); all
+   * by default. Only these are created: RxDB's open core allows 16 collections open at once in a
+   * page, and a scope never needs the collections its viewer may not replicate.
+   */
+  collections?: readonly CollectionName[];
+};
+
 const compact = (id: string) => id.replace(/[^a-z0-9]/gi, '').toLowerCase();
 const userPrefix = (userId: string) => `account_${compact(userId)}`;
 
@@ -85,8 +94,9 @@ const storage = (options: StorageOptions) =>
  */
 export async function openAccountDatabase(
   name: string,
-  options: StorageOptions = {},
+  options: OpenOptions = {},
 ): Promise<AccountDatabase> {
+  const opened = collectionNames.filter((n) => options.collections?.includes(n) ?? true);
   const db = await createRxDatabase({
     name,
     storage: storage(options),
@@ -97,7 +107,7 @@ export async function openAccountDatabase(
   const refused = new Map(collectionNames.map((name) => [name, new Set<string>()]));
   const created = await db.addCollections({
     ...Object.fromEntries(
-      collectionNames.map((name) => [
+      opened.map((name) => [
         replicatedDefinitions[name].localName,
         {
           schema: replicatedDefinitions[name].rxSchema,
@@ -109,9 +119,10 @@ export async function openAccountDatabase(
     [rejectionsDefinition.localName]: { schema: rejectionsDefinition.rxSchema },
   });
   // RxDB hands created collections back untyped (RxCollection<any>); each one here was created
-  // from the definition under the same key, whose zod schema gives its document type.
+  // from the definition under the same key, whose zod schema gives its document type. A
+  // collection this scope does not replicate is absent (see `hasCollection`).
   const collections = Object.fromEntries(
-    collectionNames.map((name) => [name, db.collections[replicatedDefinitions[name].localName]]),
+    opened.map((name) => [name, db.collections[replicatedDefinitions[name].localName]]),
   ) as ReplicatedCollections;
   return {
     rx: db,
@@ -172,4 +183,9 @@ async function removeDatabasesMatching(
   } catch {
     // No localStorage (tests) or it is unavailable: nothing was kept there.
   }
+}
+
+/** Whether this scope's database holds the collection (its viewer replicates it). */
+export function hasCollection(db: AccountDatabase, name: CollectionName): boolean {
+  return name in db.collections;
 }

@@ -3,7 +3,7 @@ import { combineLatest } from 'rxjs';
 import type { MangoQuery } from 'rxdb/plugins/core';
 import type { CollectionName, DocOf } from '@platform/schema/sync/collections';
 import { firstPullsOf } from '../sync/first-pull.ts';
-import type { AccountDatabase } from './database.ts';
+import { hasCollection, type AccountDatabase } from './database.ts';
 
 export type LiveQuery<D> = { status: 'loading' | 'ready'; documents: D[] };
 
@@ -22,6 +22,11 @@ export function useLiveQuery<N extends CollectionName>(
   const key = JSON.stringify(query);
   useEffect(() => {
     if (!db) return;
+    if (!hasCollection(db, collection)) {
+      // Not replicated in this scope (the viewer may not see it): nothing, and nothing to wait for.
+      setState({ status: 'ready', documents: [] });
+      return;
+    }
     // The query is compared by value (callers pass a new literal each render): `key` is it,
     // serialised, and parsing it back gives the same query, which JSON.parse cannot know.
     const subscription = combineLatest([

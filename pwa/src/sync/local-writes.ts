@@ -1,6 +1,6 @@
 import type { CollectionName, DocOf } from '@platform/schema/sync/collections';
 import { replicatedDefinitions } from '../db/collections.ts';
-import type { AccountDatabase } from '../db/database.ts';
+import { hasCollection, type AccountDatabase } from '../db/database.ts';
 import { pendingWritesOf } from './pending-writes.ts';
 
 /**
@@ -17,6 +17,9 @@ export async function saveDocument<N extends CollectionName>(
     ...doc,
     updatedAt: now.toISOString(),
   });
+  if (!hasCollection(db, name)) {
+    throw new Error(`${name} is not replicated in this scope: nothing to save it to`);
+  }
   await db.collections[name].upsert(parsed);
   pendingWritesOf(db.name).add(name, parsed.id);
   return parsed;
@@ -28,6 +31,7 @@ export async function deleteDocument(
   id: string,
   now = new Date(),
 ): Promise<void> {
+  if (!hasCollection(db, name)) return;
   const document = await db.collections[name].findOne(id).exec();
   if (!document) return;
   await document.incrementalPatch({ updatedAt: now.toISOString() });

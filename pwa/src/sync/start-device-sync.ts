@@ -16,7 +16,7 @@ export async function startDeviceSync(
   collections: readonly CollectionName[],
   options: { fetch?: typeof fetch } = {},
 ): Promise<DeviceSync> {
-  const db = await openAccountDatabase(databaseName);
+  const db = await openAccountDatabase(databaseName, { collections });
   const online$ = merge(fromEvent(window, 'online'), fromEvent(window, 'offline')).pipe(
     map(() => navigator.onLine),
     startWith(navigator.onLine),

@@ -39,9 +39,10 @@ export async function openTestDevice(
     }
     return response;
   };
-  const db = await openAccountDatabase(`${who.id}${label}`, { multiInstance: false });
+  const collections = options.collections ?? ['time-entries'];
+  const db = await openAccountDatabase(`${who.id}${label}`, { multiInstance: false, collections });
   const sync = startSync(db, {
-    collections: options.collections ?? ['time-entries'],
+    collections,
     baseUrl: base,
     fetch: deviceFetch,
     waitForLeadership: false,

@@ -22,7 +22,10 @@ async function device(label: string, who: Person, base: string) {
     headers.set('cookie', cookie);
     return fetch(input, { ...init, headers });
   };
-  const db = await openAccountDatabase(`${who.id}${label}`, { multiInstance: false });
+  const db = await openAccountDatabase(`${who.id}${label}`, {
+    multiInstance: false,
+    collections: ['time-entries'],
+  });
   const sync = startSync(db, {
     collections: ['time-entries'],
     baseUrl: base,
