@@ -21,12 +21,7 @@ export function useLiveQuery<N extends CollectionName>(
   const [state, setState] = useState<LiveQuery<DocOf<N>>>({ status: 'loading', documents: [] });
   const key = JSON.stringify(query);
   useEffect(() => {
-    if (!db) return;
-    if (!hasCollection(db, collection)) {
-      // Not replicated in this scope (the viewer may not see it): nothing, and nothing to wait for.
-      setState({ status: 'ready', documents: [] });
-      return;
-    }
+    if (!db || !hasCollection(db, collection)) return;
     // The query is compared by value (callers pass a new literal each render): `key` is it,
     // serialised, and parsing it back gives the same query, which JSON.parse cannot know.
     const subscription = combineLatest([
@@ -40,5 +35,7 @@ export function useLiveQuery<N extends CollectionName>(
     );
     return () => subscription.unsubscribe();
   }, [db, collection, key]);
+  // Not replicated in this scope (its viewer may not see it): nothing, and nothing to wait for.
+  if (db && !hasCollection(db, collection)) return { status: 'ready', documents: [] };
   return state;
 }
