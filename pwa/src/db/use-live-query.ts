@@ -7,6 +7,9 @@ import { hasCollection, type AccountDatabase } from './database.ts';
 
 export type LiveQuery<D> = { status: 'loading' | 'ready'; documents: D[] };
 
+// One value, so a screen's memos over `documents` do not rerun on every render.
+const nothingHere: LiveQuery<never> = { status: 'ready', documents: [] };
+
 /**
  * The documents a query matches, kept current as local writes and replication change them —
  * the one way a screen reads replicated data (DESIGN.md How data flows 6). 'loading' until the
@@ -36,6 +39,6 @@ export function useLiveQuery<N extends CollectionName>(
     return () => subscription.unsubscribe();
   }, [db, collection, key]);
   // Not replicated in this scope (its viewer may not see it): nothing, and nothing to wait for.
-  if (db && !hasCollection(db, collection)) return { status: 'ready', documents: [] };
+  if (db && !hasCollection(db, collection)) return nothingHere as LiveQuery<DocOf<N>>;
   return state;
 }
