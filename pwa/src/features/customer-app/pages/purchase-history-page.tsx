@@ -1,16 +1,244 @@
+import { useMemo, useState } from 'react';
+import { formatMoney } from '@platform/schema/payments/money';
+import {
+  invoiceDocSchema,
+  purchaseDocSchema,
+  type PurchaseDoc,
+} from '@platform/schema/payments/purchase-docs.zod';
+import { rosterItemDocSchema } from '@platform/schema/roster/roster-item.zod';
+import { Modal } from '../../../components/modal.tsx';
+import { useToast } from '../../../components/toast/toast-context.ts';
+import { useLiveQuery } from '../../../db/use-live-query.ts';
+import { useOnlineStatus } from '../../../lib/online-status.ts';
+import { failureText } from '../../../lib/request-failure.ts';
+import { useOrgFormat } from '../../../lib/use-org-format.ts';
+import { useAccountSync } from '../../../sync/sync-context.tsx';
+import { cancelSubscription } from '../api/shop.ts';
 import { EmptyState } from '../components/empty-state.tsx';
+import { purchaseStatusLabels } from '../shop-texts.ts';
 import { useCustomerApp } from '../use-customer-app.ts';
 
-/** Purchase history: receipts of what the family bought (filled by products and payments). */
+/**
+ * Purchase history (issue 15): the family's subscriptions and paid invoices from the device's
+ * replica — shown offline too — and self-service cancel at the end of the paid period (needs the
+ * network; the new status arrives by replication).
+ */
 export function PurchaseHistoryPage() {
-  const { orgName, home } = useCustomerApp();
+  const { orgId, orgName, home, user } = useCustomerApp();
+  const scope = orgId ?? user.org?.id ?? '';
+  const db = useAccountSync().sync?.db ?? null;
+  const format = useOrgFormat();
+  const purchases = useLiveQuery(db, 'purchases', { selector: { orgId: scope } });
+  const invoices = useLiveQuery(db, 'invoices', { selector: { orgId: scope } });
+  const roster = useLiveQuery(db, 'roster', { selector: { orgId: scope } });
+  const [cancelling, setCancelling] = useState<PurchaseDoc | null>(null);
+
+  const names = useMemo(() => {
+    const byUser = new Map<string, string>();
+    for (const doc of roster.documents) {
+      const parsed = rosterItemDocSchema.safeParse(doc);
+      if (parsed.success) byUser.set(parsed.data.athlete.id, parsed.data.athlete.fullName);
+    }
+    return byUser;
+  }, [roster.documents]);
+  const subscriptions = useMemo(
+    () =>
+      purchases.documents
+        .flatMap((doc) => {
+          const parsed = purchaseDocSchema.safeParse(doc);
+          return parsed.success ? [parsed.data] : [];
+        })
+        .sort((a, b) => b.startedOn.localeCompare(a.startedOn)),
+    [purchases.documents],
+  );
+  const receipts = useMemo(
+    () =>
+      invoices.documents
+        .flatMap((doc) => {
+          const parsed = invoiceDocSchema.safeParse(doc);
+          return parsed.success ? [parsed.data] : [];
+        })
+        .sort((a, b) => (b.paidAt ?? '').localeCompare(a.paidAt ?? '')),
+    [invoices.documents],
+  );
+  const who = (userId: string) =>
+    userId === user.id ? null : (names.get(userId) ?? 'A family member');
+  const loading = db && (purchases.status === 'loading' || invoices.status === 'loading');
+
   return (
-    <section className="page">
+    <section className="page purchase-history">
       <h1>Purchase history</h1>
-      <EmptyState title="No purchases yet" action={{ label: 'Back to the dashboard', to: home }}>
-        When you or your children buy something from {orgName ?? 'your organization'}, the receipt
-        appears here — also without a connection.
-      </EmptyState>
+      {loading ? (
+        <p role="status">Loading your purchases…</p>
+      ) : subscriptions.length === 0 && receipts.length === 0 ? (
+        <EmptyState title="No purchases yet" action={{ label: 'Back to the dashboard', to: home }}>
+          When you or your children buy something from {orgName ?? 'your organization'}, the receipt
+          appears here — also without a connection.
+        </EmptyState>
+      ) : (
+        <>
+          {subscriptions.length > 0 && (
+            <section aria-labelledby="ph-subscriptions">
+              <h2 id="ph-subscriptions">Subscriptions</h2>
+              <ul className="purchases">
+                {subscriptions.map((s) => (
+                  <li key={s.id} className="shop-item">
+                    <h3>{s.productName}</h3>
+                    {who(s.customerUserId) && (
+                      <p className="field-hint">For {who(s.customerUserId)}</p>
+                    )}
+                    <p>
+                      {formatMoney(s.priceMinor)} · {purchaseStatusLabels[s.status]}
+                    </p>
+                    {s.nextBillingDate && s.status !== 'cancelled' && (
+                      <p>
+                        {s.status === 'cancel-at-period-end' ? 'Ends on' : 'Next charge on'}{' '}
+                        {format.date(s.nextBillingDate)}
+                      </p>
+                    )}
+                    {['active', 'scheduled', 'past-due'].includes(s.status) &&
+                      (s.customerUserId === user.id ? (
+                        <button
+                          type="button"
+                          className="button button-secondary"
+                          onClick={() => setCancelling(s)}
+                        >
+                          Cancel subscription
+                        </button>
+                      ) : (
+                        <p className="field-hint">
+                          To change it, switch to {who(s.customerUserId)}’s account.
+                        </p>
+                      ))}
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {receipts.length > 0 && (
+            <section aria-labelledby="ph-receipts">
+              <h2 id="ph-receipts">Receipts</h2>
+              <ul className="purchases">
+                {receipts.map((invoice) => (
+                  <li key={invoice.id} className="shop-item">
+                    <h3>
+                      {invoice.productName} — {formatMoney(invoice.totalMinor, invoice.currency)}
+                    </h3>
+                    <p className="field-hint">
+                      {invoice.paidAt ? `Paid ${format.dateTime(invoice.paidAt)}` : 'Paid'}
+                      {who(invoice.customerUserId) ? ` · for ${who(invoice.customerUserId)}` : ''}
+                    </p>
+                    <table className="charge-lines">
+                      <caption className="visually-hidden">
+                        {invoice.productName}, what was charged
+                      </caption>
+                      <thead>
+                        <tr>
+                          <th scope="col">Item</th>
+                          <th scope="col">Amount</th>
+                        </tr>
+                      </thead>
+                      <tbody>
+                        {invoice.lineItems.map((line, index) => (
+                          <tr key={`${line.type}-${index}`}>
+                            <th scope="row">
+                              {line.description}
+                              {line.discountAmount > 0 && (
+                                <span className="field-hint charge-note">
+                                  discount −{formatMoney(line.discountAmount, invoice.currency)}
+                                </span>
+                              )}
+                            </th>
+                            <td>{formatMoney(line.finalAmount, invoice.currency)}</td>
+                          </tr>
+                        ))}
+                      </tbody>
+                    </table>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+        </>
+      )}
+      {cancelling && (
+        <CancelDialog
+          orgId={scope}
+          purchase={cancelling}
+          endsOn={cancelling.nextBillingDate ? format.date(cancelling.nextBillingDate) : null}
+          onClose={() => setCancelling(null)}
+        />
+      )}
     </section>
+  );
+}
+
+function CancelDialog({
+  orgId,
+  purchase,
+  endsOn,
+  onClose,
+}: {
+  orgId: string;
+  purchase: PurchaseDoc;
+  endsOn: string | null;
+  onClose: () => void;
+}) {
+  const online = useOnlineStatus();
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const confirm = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const answer = await cancelSubscription(orgId, purchase.id);
+      toast.success(answer.message);
+      onClose();
+    } catch (error) {
+      setFailure(failureText(error, 'Cancelling'));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Cancel ${purchase.productName}?`}
+    >
+      <div className="checkout">
+        <p>
+          {endsOn
+            ? `It ends on ${endsOn}, at the end of what you have paid for. Nothing more is charged.`
+            : 'It ends at the end of what you have paid for. Nothing more is charged.'}{' '}
+          You get an email confirming it.
+        </p>
+        {!online && (
+          <p className="form-error" role="alert">
+            You are offline. Cancelling needs a connection.
+          </p>
+        )}
+        {failure && (
+          <p className="form-error" role="alert">
+            {failure}
+          </p>
+        )}
+        <div className="button-row">
+          <button
+            type="button"
+            className="button"
+            onClick={() => void confirm()}
+            disabled={busy || !online}
+            aria-busy={busy || undefined}
+          >
+            {busy ? 'Cancelling…' : 'Cancel subscription'}
+          </button>
+          <button type="button" className="button button-secondary" onClick={onClose}>
+            Keep it
+          </button>
+        </div>
+      </div>
+    </Modal>
   );
 }

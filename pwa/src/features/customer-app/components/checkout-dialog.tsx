@@ -1,0 +1,323 @@
+import { useState, type FormEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import {
+  cardInputSchema,
+  cardMessages,
+  parseCardExpiry,
+} from '@platform/schema/payments/charge.zod';
+import { chargeFlowMessages } from '@platform/schema/payments/charge-flow.rules';
+import { formatMoney } from '@platform/schema/payments/money';
+import type { ProductDoc } from '@platform/schema/payments/product-doc.zod';
+import { Link } from 'react-router';
+import { Modal } from '../../../components/modal.tsx';
+import { TextField } from '../../../components/form-fields.tsx';
+import { useToast } from '../../../components/toast/toast-context.ts';
+import { ApiError } from '../../../lib/api.ts';
+import { useOnlineStatus } from '../../../lib/online-status.ts';
+import { useOrgFormat } from '../../../lib/use-org-format.ts';
+import { failureText } from '../../../lib/request-failure.ts';
+import { buy, quote } from '../api/shop.ts';
+import { shopTexts } from '../shop-texts.ts';
+
+type CardErrors = Partial<Record<'number' | 'expiry' | 'cvc', string>>;
+
+/**
+ * Checkout in the customer's app (issue 15): the order's figures from the server (a coupon code
+ * applied), a card of theirs or a new one, Pay. The checkout names its order when it opens, so a
+ * double click or a retry after a lost answer is the same order, charged once.
+ */
+export function CheckoutDialog({
+  orgId,
+  product,
+  purchaseHistoryPath,
+  onClose,
+}: {
+  orgId: string;
+  product: ProductDoc;
+  purchaseHistoryPath: string;
+  onClose: () => void;
+}) {
+  const toast = useToast();
+  const online = useOnlineStatus();
+  const format = useOrgFormat();
+  const [checkoutId] = useState(() => crypto.randomUUID());
+  const [codeInput, setCodeInput] = useState('');
+  const [couponCode, setCouponCode] = useState<string | null>(null);
+  const prices = product.variablePricing.enabled
+    ? product.variablePricing.prices.map((p) => p.price)
+    : [];
+  const [priceMinor, setPriceMinor] = useState<number | null>(prices[0] ?? null);
+  const [cardChoice, setCardChoice] = useState<string>('new');
+  const [number, setNumber] = useState('');
+  const [expiry, setExpiry] = useState('');
+  const [cvc, setCvc] = useState('');
+  const [cardErrors, setCardErrors] = useState<CardErrors>({});
+  const [paying, setPaying] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [paid, setPaid] = useState<{ recurring: boolean } | null>(null);
+
+  const order = { orgId, productId: product.id, couponCode, priceMinor };
+  const figures = useQuery({
+    queryKey: ['shop-quote', checkoutId, couponCode, priceMinor],
+    queryFn: ({ signal }) => quote(order, signal),
+    enabled: online,
+    retry: false,
+  });
+  const cards = figures.data?.paymentMethods ?? [];
+  const money = (minor: number) => formatMoney(minor, figures.data?.currency ?? 'USD');
+
+  async function pay(event: FormEvent) {
+    event.preventDefault();
+    if (paying || paid) return;
+    setFailure(null);
+    let card = null;
+    if (cardChoice === 'new') {
+      const date = parseCardExpiry(expiry);
+      const parsed = cardInputSchema.safeParse({
+        number,
+        expMonth: date?.expMonth ?? 0,
+        expYear: date?.expYear ?? 0,
+        cvc: cvc.trim(),
+      });
+      if (!parsed.success || !date) {
+        const next: CardErrors = {};
+        for (const issue of parsed.success ? [] : parsed.error.issues) {
+          const field =
+            issue.path[0] === 'number' ? 'number' : issue.path[0] === 'cvc' ? 'cvc' : 'expiry';
+          next[field] ??= issue.message;
+        }
+        if (!date) next.expiry = cardMessages.expiry;
+        setCardErrors(next);
+        return;
+      }
+      setCardErrors({});
+      card = parsed.data;
+    }
+    setPaying(true);
+    try {
+      const result = await buy({
+        ...order,
+        checkoutId,
+        card,
+        paymentMethodId: cardChoice === 'new' ? null : cardChoice,
+      });
+      if (result.valid) {
+        setPaid({ recurring: result.recurring });
+        toast.success(
+          result.recurring
+            ? chargeFlowMessages.subscriptionCreated
+            : chargeFlowMessages.paymentProcessed,
+        );
+      } else {
+        setFailure(`${chargeFlowMessages.chargeInvalid} ${result.message}`);
+      }
+    } catch (error) {
+      setFailure(
+        error instanceof ApiError && error.status < 500
+          ? `${chargeFlowMessages.chargeInvalid} ${error.message}`
+          : !online
+            ? failureText(error, 'Paying')
+            : chargeFlowMessages.chargeFailed,
+      );
+    } finally {
+      setPaying(false);
+    }
+  }
+
+  return (
+    <Modal open onOpenChange={(open) => !open && onClose()} title={`Buy ${product.name}`}>
+      {paid ? (
+        <div className="checkout" aria-live="polite">
+          <p className="charge-done" role="status">
+            {paid.recurring
+              ? chargeFlowMessages.subscriptionCreated
+              : chargeFlowMessages.paymentProcessed}
+          </p>
+          <p>
+            It is in your <Link to={purchaseHistoryPath}>purchase history</Link>, also without a
+            connection.
+          </p>
+          <div className="button-row">
+            <button type="button" className="button" onClick={onClose}>
+              Close
+            </button>
+          </div>
+        </div>
+      ) : (
+        <form className="checkout" onSubmit={(event) => void pay(event)} noValidate>
+          {!online && (
+            <p className="form-error" role="alert">
+              You are offline. Paying needs a connection.
+            </p>
+          )}
+          {prices.length > 0 && (
+            <div className="field">
+              <label htmlFor="checkout-price">Price</label>
+              <select
+                id="checkout-price"
+                value={priceMinor ?? ''}
+                onChange={(event) => setPriceMinor(Number(event.target.value))}
+              >
+                {prices.map((price) => (
+                  <option key={price} value={price}>
+                    {money(price)}
+                  </option>
+                ))}
+              </select>
+            </div>
+          )}
+          <div className="checkout-coupon">
+            <TextField
+              label="Coupon code (optional)"
+              value={codeInput}
+              autoComplete="off"
+              onChange={(event) => setCodeInput(event.target.value)}
+            />
+            <button
+              type="button"
+              className="button button-secondary"
+              onClick={() => setCouponCode(codeInput.trim() || null)}
+              disabled={!online}
+            >
+              Apply
+            </button>
+          </div>
+          {figures.isPending && online ? (
+            <p role="status" className="field-hint">
+              Working out the total…
+            </p>
+          ) : figures.isError ? (
+            <p className="form-error" role="alert">
+              {failureText(figures.error, 'Working out the total')}
+            </p>
+          ) : figures.data ? (
+            <>
+              <table className="charge-lines">
+                <caption className="visually-hidden">Your order</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Item</th>
+                    <th scope="col">Amount</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {figures.data.totals.lineItems.map((line, index) => (
+                    <tr key={`${line.type}-${index}`}>
+                      <th scope="row">
+                        {line.description}
+                        {line.discountAmount > 0 && (
+                          <span className="field-hint charge-note">
+                            {money(line.originalAmount)}, discount −{money(line.discountAmount)}
+                          </span>
+                        )}
+                      </th>
+                      <td>{money(line.finalAmount)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <dl className="charge-totals">
+                <dt>Total today</dt>
+                <dd className="charge-total">{money(figures.data.totals.total)}</dd>
+                {figures.data.totals.nextBillingDate && (
+                  <>
+                    <dt>Then</dt>
+                    <dd>
+                      {money(figures.data.totals.recurringFinalAmount)} from{' '}
+                      {format.date(figures.data.totals.nextBillingDate)}
+                    </dd>
+                  </>
+                )}
+              </dl>
+              {figures.data.couponName && (
+                <p className="field-hint">Coupon {figures.data.couponName} applied.</p>
+              )}
+            </>
+          ) : null}
+          <fieldset className="choice-group">
+            <legend>Card</legend>
+            {cards.map((c) => (
+              <label key={c.id}>
+                <input
+                  type="radio"
+                  name="checkout-card"
+                  checked={cardChoice === c.id}
+                  onChange={() => setCardChoice(c.id)}
+                />{' '}
+                {c.brand} •••• {c.last4}
+              </label>
+            ))}
+            {cards.length > 0 && (
+              <label>
+                <input
+                  type="radio"
+                  name="checkout-card"
+                  checked={cardChoice === 'new'}
+                  onChange={() => setCardChoice('new')}
+                />{' '}
+                A new card
+              </label>
+            )}
+            {cardChoice === 'new' && (
+              <div className="card-form">
+                {figures.data?.processor !== 'stripe' && (
+                  <p className="sandbox-note" role="note">
+                    {shopTexts.sandbox}
+                  </p>
+                )}
+                <TextField
+                  label="Card number"
+                  inputMode="numeric"
+                  autoComplete="cc-number"
+                  value={number}
+                  onChange={(event) => setNumber(event.target.value)}
+                  error={cardErrors.number}
+                />
+                <div className="card-form-row">
+                  <TextField
+                    label="Expiry (MM/YY)"
+                    autoComplete="cc-exp"
+                    placeholder="MM/YY"
+                    value={expiry}
+                    onChange={(event) => setExpiry(event.target.value)}
+                    error={cardErrors.expiry}
+                  />
+                  <TextField
+                    label="Security code"
+                    inputMode="numeric"
+                    autoComplete="cc-csc"
+                    value={cvc}
+                    onChange={(event) => setCvc(event.target.value)}
+                    error={cardErrors.cvc}
+                  />
+                </div>
+              </div>
+            )}
+          </fieldset>
+          {failure && (
+            <p className="form-error" role="alert">
+              {failure}
+            </p>
+          )}
+          <div className="button-row">
+            <button
+              type="submit"
+              className="button"
+              disabled={!online || paying || !figures.data}
+              aria-busy={paying || undefined}
+            >
+              {paying
+                ? 'Paying…'
+                : figures.data
+                  ? `Pay ${money(figures.data.totals.total)}`
+                  : 'Pay'}
+            </button>
+            <button type="button" className="button button-secondary" onClick={onClose}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
+    </Modal>
+  );
+}
