@@ -46,6 +46,13 @@ export const jobDefinitions = {
     retryDelaySeconds: 30,
     expireInSeconds: 60,
   },
+  /** A paid invoice's receipt: an email and a push notice to the buyer (issue 15). */
+  'payment-receipt': {
+    payload: z.object({ orgId: z.uuid(), invoiceId: z.uuid() }),
+    retryLimit: 3,
+    retryDelaySeconds: 30,
+    expireInSeconds: 60,
+  },
   /** Deletes what would otherwise grow for ever (decision 0016). */
   prune: {
     payload: z.object({}),

@@ -3,6 +3,7 @@ import { abandonEmail, deliverStoredEmail } from '../adapters/mailer/email-deliv
 import type { MailTransport } from '../adapters/mailer/port.ts';
 import { requestPasswordReset } from '../auth/password-reset.service.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
+import { sendReceipt } from '../payments/receipt.service.ts';
 import { sendRenewalFailedNotice } from '../payments/renewal-notice.service.ts';
 
 /** Each feature's background work, composed in one place (as features.ts composes routes). */
@@ -21,6 +22,13 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   });
   jobs.handle('renewal-failed-notice', (payload) =>
     sendRenewalFailedNotice(db, app.mailer, app.config.publicUrl, payload),
+  );
+  jobs.handle('payment-receipt', (payload) =>
+    sendReceipt(
+      db,
+      { mailer: app.mailer, notifier: app.notifier, publicUrl: app.config.publicUrl },
+      payload,
+    ),
   );
   jobs.handle('prune', async () => {
     const pruned = await pruneExpiredData(db, {

@@ -11,6 +11,7 @@ import { DEFAULT_CURRENCY } from '@platform/schema/payments/money';
 import { fullName } from '@platform/schema/app/full-name.rules';
 import type { DayKey } from '@platform/schema/time-tracking/org-calendar';
 import type { Db } from '../db/open-database.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import { rosterItemOrNotFound, rosterNamesOf } from '../crm/customers.service.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
 import { couponView, listCoupons, listProducts, productView } from './catalogue.service.ts';
@@ -135,8 +136,9 @@ export function runChargeAsSeller(
   processor: PaymentProcessor,
   seller: Seller,
   invoiceId: string,
+  jobs?: Pick<JobQueue, 'enqueue'>,
 ): Promise<RunResult> {
-  return runCharge(db, processor, { orgId: seller.orgId, invoiceId });
+  return runCharge(db, processor, { orgId: seller.orgId, invoiceId, ...(jobs ? { jobs } : {}) });
 }
 
 /** The point of sale's day (spec issue 15 'see today's sales with their totals'). */

@@ -94,7 +94,7 @@ export async function chargeRoutes(app: FastifyInstance) {
     async (request) => {
       const seller = await requireSeller(request);
       await enforce(app.db, [{ rule: chargeLimits.runCharge, subject: seller.userId }]);
-      return runChargeAsSeller(app.db, processor, seller, request.body.invoiceId);
+      return runChargeAsSeller(app.db, processor, seller, request.body.invoiceId, app.jobs);
     },
   );
 }

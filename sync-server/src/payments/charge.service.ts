@@ -16,6 +16,7 @@ import type { invoices } from '@platform/schema/db';
 import type { PaymentProcessor } from '../adapters/payments/port.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import { notifyChange } from '../sync/change-feed.ts';
 import * as repo from './payments.repository.ts';
 import { findSubscription, setProcessorSubscriptionId } from './subscriptions.repository.ts';
@@ -201,7 +202,12 @@ const sameTotals = (a: TotaledInvoice, b: TotaledInvoice) => isDeepStrictEqual(a
 export async function runCharge(
   db: Db,
   processor: PaymentProcessor,
-  request: { orgId: string; invoiceId: string },
+  request: {
+    orgId: string;
+    invoiceId: string;
+    /** Where the receipt is queued, in the transaction that marks the invoice paid. */
+    jobs?: Pick<JobQueue, 'enqueue'>;
+  },
   now = new Date(),
 ): Promise<RunResult> {
   // 1. Claim the invoice.
@@ -371,6 +377,12 @@ export async function runCharge(
     const buyer = { orgId: invoice.orgId, ownerIds: [invoice.customerUserId] };
     if (subscriptionId) await notifyChange(tx, { collection: 'purchases', ...buyer });
     await notifyChange(tx, { collection: 'invoices', ...buyer });
+    // The receipt (email and push) is background work: queued only if the payment is kept.
+    await request.jobs?.enqueue(
+      'payment-receipt',
+      { orgId: invoice.orgId, invoiceId: invoice.id },
+      { tx },
+    );
     return {
       valid: true as const,
       invoiceId: invoice.id,

@@ -27,6 +27,7 @@ export async function packageInviteRoutes(app: FastifyInstance) {
     processor: app.paymentProcessor,
     mailer: app.mailer,
     publicUrl: app.config.publicUrl,
+    jobs: app.jobs,
   };
 
   api.post(

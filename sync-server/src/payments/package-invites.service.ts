@@ -12,6 +12,7 @@ import { totalInvoice } from '@platform/schema/payments/totaling';
 import type { Mailer } from '../adapters/mailer/port.ts';
 import type { CardInput, PaymentProcessor } from '../adapters/payments/port.ts';
 import type { Db } from '../db/open-database.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import { rosterItemOrNotFound, rosterNamesOf } from '../crm/customers.service.ts';
 import { hasConfirmedGuardians } from '../families/families.service.ts';
 import { Forbidden, NotFound, RuleBroken } from '../plugins/domain-errors.ts';
@@ -47,6 +48,8 @@ export type InviteDeps = {
   processor: PaymentProcessor;
   mailer: Mailer;
   publicUrl: string;
+  /** Receipts are queued here (tests may leave them out). */
+  jobs?: Pick<JobQueue, 'enqueue'>;
 };
 
 type InviteInput = {
@@ -220,7 +223,12 @@ export async function sendPackageInvite(
       },
       now,
     );
-    const result = await runCharge(db, deps.processor, { orgId: seller.orgId, invoiceId }, now);
+    const result = await runCharge(
+      db,
+      deps.processor,
+      { orgId: seller.orgId, invoiceId, ...(deps.jobs ? { jobs: deps.jobs } : {}) },
+      now,
+    );
     if (!result.valid)
       throw new RuleBroken(`${chargeFlowMessages.chargeInvalid} ${result.message}`);
     const row = await invites.insertInvite(db, {
@@ -503,7 +511,12 @@ export async function acceptPackageInvite(
     return created;
   });
 
-  const result = await runCharge(db, deps.processor, { orgId: first.orgId, invoiceId }, now);
+  const result = await runCharge(
+    db,
+    deps.processor,
+    { orgId: first.orgId, invoiceId, ...(deps.jobs ? { jobs: deps.jobs } : {}) },
+    now,
+  );
   if (!result.valid) return { valid: false, message: result.message };
   // Money was taken: the invitation is answered, even if staff cancelled it meanwhile.
   await invites.updateInvite(db, first.id, {

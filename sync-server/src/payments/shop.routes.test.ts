@@ -15,6 +15,7 @@ import {
   logInAs,
 } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
+import { settledEmailsTo, waitFor } from '../testing/job-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
@@ -171,6 +172,17 @@ describe.each(testDatabaseKinds)('the shop on %s', (kind) => {
     });
     expect(shopBuyResponseSchema.parse(next.json()).valid).toBe(true);
     expect(await charges()).toBe(2);
+    // A receipt per order (the job queue's email), never one per Pay.
+    const receiptsOf = async () =>
+      (await settledEmailsTo(t.db, ann.email)).filter((e) =>
+        e.subject.startsWith('Your receipt from'),
+      );
+    const receipts = await waitFor('two receipts', async () => {
+      const found = await receiptsOf();
+      return found.length >= 2 ? found : undefined;
+    });
+    expect(receipts).toHaveLength(2);
+    expect(receipts[0]?.textBody).toContain('Total paid: $50.00');
   });
 
   it('buys only in the organisation’s own app, and a child only through a guardian’s switch', async () => {

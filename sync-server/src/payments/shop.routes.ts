@@ -21,7 +21,12 @@ import { cancelAtPeriodEnd, requireBuyer, shopBuy, shopQuote } from './shop.serv
  */
 export async function shopRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const deps = { db: app.db, processor: app.paymentProcessor, mailer: app.mailer };
+  const deps = {
+    db: app.db,
+    processor: app.paymentProcessor,
+    mailer: app.mailer,
+    jobs: app.jobs,
+  };
 
   api.post(
     '/api/shop/quote',

@@ -11,6 +11,7 @@ import type { Mailer } from '../adapters/mailer/port.ts';
 import type { CardInput, PaymentProcessor } from '../adapters/payments/port.ts';
 import { keyboardOf } from '../access/act-for.ts';
 import type { Db } from '../db/open-database.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
 import { hasConfirmedGuardians } from '../families/families.service.ts';
 import { Forbidden, NotFound, RuleBroken } from '../plugins/domain-errors.ts';
@@ -124,7 +125,7 @@ export async function shopQuote(
  * once and charged once, however often Pay is sent (decision 0055).
  */
 export async function shopBuy(
-  deps: { db: Db; processor: PaymentProcessor },
+  deps: { db: Db; processor: PaymentProcessor; jobs?: Pick<JobQueue, 'enqueue'> },
   buyer: Buyer,
   input: Order & {
     checkoutId: string;
@@ -203,7 +204,7 @@ export async function shopBuy(
   const result = await runCharge(
     db,
     processor,
-    { orgId: buyer.orgId, invoiceId: input.checkoutId },
+    { orgId: buyer.orgId, invoiceId: input.checkoutId, ...(deps.jobs ? { jobs: deps.jobs } : {}) },
     now,
   );
   if (!result.valid) return { valid: false, message: result.message };
