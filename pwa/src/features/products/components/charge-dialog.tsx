@@ -24,7 +24,8 @@ import {
 import { SandboxCardForm } from './sandbox-card-form.tsx';
 import '../products.css';
 
-const contextKey = (rosterId: string) => ['charge-context', rosterId] as const;
+/** Shared with the invitation's product part: the same products, coupons and today. */
+export const chargeContextKey = (rosterId: string) => ['charge-context', rosterId] as const;
 
 const cardLabel = (card: PaymentMethodView) =>
   `${card.brand} •••• ${card.last4} (expires ${String(card.expMonth).padStart(2, '0')}/${String(card.expYear).slice(-2)})`;
@@ -44,7 +45,7 @@ export function ChargeDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const context = useQuery({
-    queryKey: contextKey(rosterId),
+    queryKey: chargeContextKey(rosterId),
     queryFn: ({ signal }) => getChargeContext(rosterId, signal),
     enabled: open,
   });
@@ -351,7 +352,7 @@ function ChargeFlow({
             <SandboxCardForm
               save={(input) => addCard(rosterId, input)}
               onSaved={(saved) => {
-                queryClient.setQueryData<ChargeContext>(contextKey(rosterId), (old) =>
+                queryClient.setQueryData<ChargeContext>(chargeContextKey(rosterId), (old) =>
                   old ? { ...old, paymentMethods: [saved, ...old.paymentMethods] } : old,
                 );
                 dispatch({ type: 'card-created', paymentMethodId: saved.id });

@@ -1,0 +1,228 @@
+import { useEffect, useEffectEvent, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { CatalogueCoupon, CatalogueProduct } from '@platform/schema/payments/catalogue.zod';
+import { latestStartDate } from '@platform/schema/payments/charge-flow.rules';
+import { addDays } from '@platform/schema/payments/billing-calendar';
+import { formatMoney } from '@platform/schema/payments/money';
+import { localToday } from '../../../lib/local-today.ts';
+import { failureText } from '../../../lib/request-failure.ts';
+import { getCatalogue } from '../api/catalogue.ts';
+import { getChargeContext } from '../api/charges.ts';
+import { sendPackageInvite } from '../api/package-invites.ts';
+import { scheduleLabels } from '../catalogue-texts.ts';
+import { takesPrice } from '../charge-flow.ts';
+import { useInvitesChanged } from '../hooks/use-package-invites.ts';
+import {
+  canDelayStart,
+  chooseOfferProduct,
+  couponsFor,
+  emptyOffer,
+  offerBlocker,
+  offerRequest,
+  type InviteOffer,
+} from '../invite-offer.ts';
+import { chargeContextKey } from './charge-dialog.tsx';
+import '../products.css';
+
+type OfferContext = {
+  products: CatalogueProduct[];
+  coupons: CatalogueCoupon[];
+  currency: string;
+  today: string;
+};
+
+/**
+ * What may be offered: for a known customer, the charge modal's context (the organisation's
+ * today, claim manage-point-of-sale); before the customer exists, the catalogue (claim
+ * manage-products), counted from this device's today — the server checks the window again.
+ */
+function useOfferContext(rosterId: string | null) {
+  return useQuery({
+    queryKey: rosterId ? chargeContextKey(rosterId) : ['catalogue', 'invite-offer'],
+    queryFn: async ({ signal }): Promise<OfferContext> => {
+      if (rosterId) return getChargeContext(rosterId, signal);
+      return { ...(await getCatalogue(signal)), today: localToday() };
+    },
+  });
+}
+
+export type ProductPartReport = (state: {
+  ready: boolean;
+  send: ((rosterId: string) => Promise<string>) | null;
+}) => void;
+
+/**
+ * The product part of the Add customer dialog (spec §2 Invite-to-product, §4 Subscription
+ * start, §5): product (optional), price where the product asks for one, start now or on a
+ * date inside the schedule's window, coupon. It reports to the dialog whether its answers are
+ * ready and how to send them; the sent invitation refreshes every pending-invitations list.
+ */
+export function InviteProductPart({
+  rosterId,
+  report,
+}: {
+  rosterId: string | null;
+  report: ProductPartReport;
+}) {
+  const context = useOfferContext(rosterId);
+  const [offer, setOffer] = useState<InviteOffer>(emptyOffer);
+  const invitesChanged = useInvitesChanged();
+  const data = context.data;
+  const product = data?.products.find((p) => p.id === offer.productId) ?? null;
+  const blocker = data ? offerBlocker(offer, product, data.today) : null;
+  const ready = data !== undefined && blocker === null;
+
+  // The dialog hears of a change of answers only, not of every render or refetch; the send
+  // made then carries the answers of that moment.
+  const announce = useEffectEvent(() =>
+    report({
+      ready: ready || offer.productId === null,
+      send: product
+        ? async (customerRosterId) => {
+            try {
+              const sent = await sendPackageInvite(offerRequest(offer, product, customerRosterId));
+              return sent.message;
+            } finally {
+              void invitesChanged();
+            }
+          }
+        : null,
+    }),
+  );
+  const answers = `${String(ready)}|${product?.id ?? ''}|${JSON.stringify(offer)}`;
+  useEffect(() => announce(), [answers]);
+
+  if (context.isPending) {
+    return (
+      <p role="status" className="packages-muted">
+        Loading products…
+      </p>
+    );
+  }
+  if (context.isError) {
+    return (
+      <div className="form-error" role="alert">
+        <p>{failureText(context.error, 'Loading the products')}</p>
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={() => void context.refetch()}
+        >
+          Try again
+        </button>
+      </div>
+    );
+  }
+  const { products, currency, today } = context.data;
+  const money = (minor: number) => formatMoney(minor, currency);
+  const coupons = couponsFor(context.data.coupons, product);
+  const latestDay = product ? latestStartDate(product.schedule, today) : null;
+  const update = (next: Partial<InviteOffer>) => setOffer((old) => ({ ...old, ...next }));
+  // One reason at a time, under the part; a price not yet typed is not yet an error.
+  const shownBlocker = blocker && !(takesPriceOf(product) && offer.price === '') ? blocker : null;
+  const describedBy = shownBlocker ? 'invite-offer-error' : undefined;
+
+  return (
+    <fieldset className="invite-product-part">
+      <legend>Product (optional)</legend>
+      <div className="field">
+        <label htmlFor="invite-product">Product</label>
+        <select
+          id="invite-product"
+          value={offer.productId ?? ''}
+          onChange={(event) => setOffer(chooseOfferProduct(event.target.value || null))}
+          aria-describedby={describedBy}
+        >
+          <option value="">No product</option>
+          {products.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.name} — {takesPrice(p) ? 'price agreed with the customer' : money(p.priceMinor)}
+              {p.type === 'recurring' ? `, ${scheduleLabels[p.schedule].toLowerCase()}` : ''}
+            </option>
+          ))}
+        </select>
+      </div>
+      {product && takesPrice(product) && (
+        <div className="field">
+          <label htmlFor="invite-price">Price ({currency})</label>
+          <input
+            id="invite-price"
+            inputMode="decimal"
+            required
+            value={offer.price}
+            aria-describedby={describedBy}
+            onChange={(event) => update({ price: event.target.value })}
+          />
+        </div>
+      )}
+      {product && canDelayStart(product, today) && latestDay && (
+        <fieldset className="product-choice">
+          <legend>Subscription start</legend>
+          <label>
+            <input
+              type="radio"
+              name="invite-start"
+              checked={offer.start === 'now'}
+              onChange={() => update({ start: 'now', startDate: '' })}
+            />{' '}
+            Immediately on purchase
+          </label>
+          <label>
+            <input
+              type="radio"
+              name="invite-start"
+              checked={offer.start === 'date'}
+              onChange={() => update({ start: 'date', startDate: addDays(today, 1) })}
+            />{' '}
+            On a specific date
+          </label>
+          {offer.start === 'date' && (
+            <div className="field">
+              <label htmlFor="invite-start-date">Start date</label>
+              <input
+                id="invite-start-date"
+                type="date"
+                min={addDays(today, 1)}
+                max={latestDay}
+                value={offer.startDate}
+                aria-describedby={describedBy}
+                onChange={(event) => update({ startDate: event.target.value })}
+              />
+            </div>
+          )}
+          {product.startupFeeMinor > 0 && (
+            <p className="packages-muted">
+              {offer.start === 'date'
+                ? 'No start-up fee with a delayed start.'
+                : `Includes the start-up fee of ${money(product.startupFeeMinor)}.`}
+            </p>
+          )}
+        </fieldset>
+      )}
+      {product && coupons.length > 0 && (
+        <div className="field">
+          <label htmlFor="invite-coupon">Coupon (optional)</label>
+          <select
+            id="invite-coupon"
+            value={offer.couponId ?? ''}
+            onChange={(event) => update({ couponId: event.target.value || null })}
+          >
+            <option value="">No coupon</option>
+            {coupons.map((c) => (
+              <option key={c.id} value={c.id}>
+                {c.name}
+              </option>
+            ))}
+          </select>
+        </div>
+      )}
+      {shownBlocker && (
+        <p className="field-error" id="invite-offer-error">
+          {shownBlocker}
+        </p>
+      )}
+    </fieldset>
+  );
+}
+
+const takesPriceOf = (product: CatalogueProduct | null) => product !== null && takesPrice(product);
