@@ -146,26 +146,30 @@ function InviteAnswer({ invite, orgId }: { invite: CustomerInvite; orgId: string
       setBusy(false);
     }
   };
-  const payLabel = `Pay ${formatMoney(invite.totals.total, invite.currency)}`;
+  // A delayed start charges nothing today: the card is kept for the first charge then.
+  const payLabel =
+    invite.totals.total > 0
+      ? `Pay ${formatMoney(invite.totals.total, invite.currency)}`
+      : 'Confirm and save card';
 
   return (
     <>
       <InviteSummary invite={invite} />
-      <fieldset className="product-choice">
-        <legend>Pay with</legend>
-        {invite.paymentMethods.map((saved) => (
-          <label key={saved.id}>
-            <input
-              type="radio"
-              name="invite-card"
-              checked={card === saved.id}
-              onChange={() => setCard(saved.id)}
-            />{' '}
-            {saved.brand} •••• {saved.last4} (expires {String(saved.expMonth).padStart(2, '0')}/
-            {String(saved.expYear).slice(-2)})
-          </label>
-        ))}
-        {invite.paymentMethods.length > 0 && (
+      {invite.paymentMethods.length > 0 && (
+        <fieldset className="product-choice">
+          <legend>Pay with</legend>
+          {invite.paymentMethods.map((saved) => (
+            <label key={saved.id}>
+              <input
+                type="radio"
+                name="invite-card"
+                checked={card === saved.id}
+                onChange={() => setCard(saved.id)}
+              />{' '}
+              {saved.brand} •••• {saved.last4} (expires {String(saved.expMonth).padStart(2, '0')}/
+              {String(saved.expYear).slice(-2)})
+            </label>
+          ))}
           <label>
             <input
               type="radio"
@@ -175,8 +179,8 @@ function InviteAnswer({ invite, orgId }: { invite: CustomerInvite; orgId: string
             />{' '}
             A new card
           </label>
-        )}
-      </fieldset>
+        </fieldset>
+      )}
       {!online && (
         <p className="form-error" role="alert">
           You are offline. Paying needs a connection.
