@@ -2,7 +2,6 @@ import { useReducer, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { latestStartDate } from '@platform/schema/payments/charge-flow.rules';
 import { chargeFlowMessages } from '@platform/schema/payments/charge-flow.rules';
-import { addDays } from '@platform/schema/payments/billing-calendar';
 import { formatMoney, parseMoneyInput } from '@platform/schema/payments/money';
 import { orgFormat } from '@platform/schema/organizations/org-format';
 import type { ChargeContext, PaymentMethodView } from '@platform/schema/payments/charge.zod';
@@ -13,7 +12,6 @@ import { ApiError } from '../../../lib/api.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { addCard, getChargeContext, runCharge, totalCharge } from '../api/charges.ts';
-import { scheduleLabels } from '../catalogue-texts.ts';
 import {
   chargeFlowReducer,
   continueBlocker,
@@ -21,6 +19,7 @@ import {
   punchCardDisabled,
   takesPrice,
 } from '../charge-flow.ts';
+import { ChargeLines, CouponSelect, ProductSelect, StartChoice } from './offer-fields.tsx';
 import { SandboxCardForm } from './sandbox-card-form.tsx';
 import '../products.css';
 
@@ -208,34 +207,7 @@ function ChargeFlow({
     return (
       <div className="charge-flow">
         <h3 className="charge-step">Order summary</h3>
-        <table className="charge-lines">
-          <caption className="visually-hidden">Order summary</caption>
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Amount</th>
-            </tr>
-          </thead>
-          <tbody>
-            {totals.lineItems.map((line, index) => (
-              <tr key={`${line.type}-${index}`}>
-                <th scope="row">
-                  {line.description}
-                  {line.discountAmount > 0 && (
-                    <span className="packages-muted charge-note">
-                      {money(line.originalAmount)}, discount −{money(line.discountAmount)}
-                      {line.discountPercent !== null ? ` (${line.discountPercent}%)` : ''}
-                    </span>
-                  )}
-                  {line.prorationDescription && (
-                    <span className="packages-muted charge-note">{line.prorationDescription}</span>
-                  )}
-                </th>
-                <td>{money(line.finalAmount)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ChargeLines caption="Order summary" captionHidden totals={totals} money={money} />
         <dl className="charge-totals">
           <dt>Subtotal</dt>
           <dd>{money(totals.subtotal)}</dd>
@@ -295,24 +267,14 @@ function ChargeFlow({
 
   return (
     <form className="charge-flow" onSubmit={(event) => void onContinue(event)} noValidate>
-      <div className="field">
-        <label htmlFor="charge-product">Product</label>
-        <select
-          id="charge-product"
-          value={state.selectedProductId ?? ''}
-          onChange={(event) =>
-            dispatch({ type: 'choose-product', productId: event.target.value || null })
-          }
-        >
-          <option value="">Choose a product</option>
-          {context.products.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name} — {takesPrice(p) ? 'price agreed with the customer' : money(p.priceMinor)}
-              {p.type === 'recurring' ? `, ${scheduleLabels[p.schedule].toLowerCase()}` : ''}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ProductSelect
+        id="charge-product"
+        products={context.products}
+        value={state.selectedProductId}
+        emptyLabel="Choose a product"
+        money={money}
+        onChange={(productId) => dispatch({ type: 'choose-product', productId })}
+      />
       {product && takesPrice(product) && (
         <div className="field">
           <label htmlFor="charge-price">Price ({context.currency})</label>
@@ -377,63 +339,23 @@ function ChargeFlow({
         )}
       </fieldset>
       {product && coupons.length > 0 && (
-        <div className="field">
-          <label htmlFor="charge-coupon">Coupon (optional)</label>
-          <select
-            id="charge-coupon"
-            value={state.coupon ?? ''}
-            onChange={(event) =>
-              dispatch({ type: 'set-coupon', couponId: event.target.value || null })
-            }
-          >
-            <option value="">No coupon</option>
-            {coupons.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <CouponSelect
+          id="charge-coupon"
+          coupons={coupons}
+          value={state.coupon}
+          onChange={(couponId) => dispatch({ type: 'set-coupon', couponId })}
+        />
       )}
       {product && latest && (
-        <fieldset className="product-choice">
-          <legend>Subscription start</legend>
-          <label>
-            <input
-              type="radio"
-              name="charge-start"
-              checked={state.startDate === ''}
-              onChange={() => dispatch({ type: 'set-start-date', startDate: '' })}
-            />{' '}
-            Immediately on purchase
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="charge-start"
-              checked={state.startDate !== ''}
-              onChange={() =>
-                dispatch({ type: 'set-start-date', startDate: addDays(context.today, 1) })
-              }
-            />{' '}
-            On a specific date
-          </label>
-          {state.startDate !== '' && (
-            <div className="field">
-              <label htmlFor="charge-start-date">Start date</label>
-              <input
-                id="charge-start-date"
-                type="date"
-                min={addDays(context.today, 1)}
-                max={latest}
-                value={state.startDate}
-                onChange={(event) =>
-                  dispatch({ type: 'set-start-date', startDate: event.target.value })
-                }
-              />
-            </div>
-          )}
-        </fieldset>
+        <StartChoice
+          id="charge-start"
+          today={context.today}
+          latest={latest}
+          delayed={state.startDate !== ''}
+          startDate={state.startDate}
+          onNow={() => dispatch({ type: 'set-start-date', startDate: '' })}
+          onDate={(startDate) => dispatch({ type: 'set-start-date', startDate })}
+        />
       )}
       {product?.unifiedBillingConfig.enabled && (
         <fieldset className="product-choice">

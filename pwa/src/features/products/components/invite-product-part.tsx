@@ -2,14 +2,12 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import type { CatalogueCoupon, CatalogueProduct } from '@platform/schema/payments/catalogue.zod';
 import { latestStartDate } from '@platform/schema/payments/charge-flow.rules';
-import { addDays } from '@platform/schema/payments/billing-calendar';
 import { formatMoney } from '@platform/schema/payments/money';
 import { localToday } from '../../../lib/local-today.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { getCatalogue } from '../api/catalogue.ts';
 import { getChargeContext } from '../api/charges.ts';
 import { sendPackageInvite } from '../api/package-invites.ts';
-import { scheduleLabels } from '../catalogue-texts.ts';
 import { takesPrice } from '../charge-flow.ts';
 import { useInvitesChanged } from '../hooks/use-package-invites.ts';
 import {
@@ -22,6 +20,7 @@ import {
   type InviteOffer,
 } from '../invite-offer.ts';
 import { chargeContextKey } from './charge-dialog.tsx';
+import { CouponSelect, ProductSelect, StartChoice } from './offer-fields.tsx';
 import '../products.css';
 
 type OfferContext = {
@@ -125,23 +124,15 @@ export function InviteProductPart({
   return (
     <fieldset className="invite-product-part">
       <legend>Product (optional)</legend>
-      <div className="field">
-        <label htmlFor="invite-product">Product</label>
-        <select
-          id="invite-product"
-          value={offer.productId ?? ''}
-          onChange={(event) => setOffer(chooseOfferProduct(event.target.value || null))}
-          aria-describedby={describedBy}
-        >
-          <option value="">No product</option>
-          {products.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name} — {takesPrice(p) ? 'price agreed with the customer' : money(p.priceMinor)}
-              {p.type === 'recurring' ? `, ${scheduleLabels[p.schedule].toLowerCase()}` : ''}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ProductSelect
+        id="invite-product"
+        products={products}
+        value={offer.productId}
+        emptyLabel="No product"
+        money={money}
+        describedBy={describedBy}
+        onChange={(productId) => setOffer(chooseOfferProduct(productId))}
+      />
       {product && takesPrice(product) && (
         <div className="field">
           <label htmlFor="invite-price">Price ({currency})</label>
@@ -156,40 +147,16 @@ export function InviteProductPart({
         </div>
       )}
       {product && canDelayStart(product, today) && latestDay && (
-        <fieldset className="product-choice">
-          <legend>Subscription start</legend>
-          <label>
-            <input
-              type="radio"
-              name="invite-start"
-              checked={offer.start === 'now'}
-              onChange={() => update({ start: 'now', startDate: '' })}
-            />{' '}
-            Immediately on purchase
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="invite-start"
-              checked={offer.start === 'date'}
-              onChange={() => update({ start: 'date', startDate: addDays(today, 1) })}
-            />{' '}
-            On a specific date
-          </label>
-          {offer.start === 'date' && (
-            <div className="field">
-              <label htmlFor="invite-start-date">Start date</label>
-              <input
-                id="invite-start-date"
-                type="date"
-                min={addDays(today, 1)}
-                max={latestDay}
-                value={offer.startDate}
-                aria-describedby={describedBy}
-                onChange={(event) => update({ startDate: event.target.value })}
-              />
-            </div>
-          )}
+        <StartChoice
+          id="invite-start"
+          today={today}
+          latest={latestDay}
+          delayed={offer.start === 'date'}
+          startDate={offer.startDate}
+          describedBy={describedBy}
+          onNow={() => update({ start: 'now', startDate: '' })}
+          onDate={(startDate) => update({ start: 'date', startDate })}
+        >
           {product.startupFeeMinor > 0 && (
             <p className="packages-muted">
               {offer.start === 'date'
@@ -197,24 +164,15 @@ export function InviteProductPart({
                 : `Includes the start-up fee of ${money(product.startupFeeMinor)}.`}
             </p>
           )}
-        </fieldset>
+        </StartChoice>
       )}
       {product && coupons.length > 0 && (
-        <div className="field">
-          <label htmlFor="invite-coupon">Coupon (optional)</label>
-          <select
-            id="invite-coupon"
-            value={offer.couponId ?? ''}
-            onChange={(event) => update({ couponId: event.target.value || null })}
-          >
-            <option value="">No coupon</option>
-            {coupons.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <CouponSelect
+          id="invite-coupon"
+          coupons={coupons}
+          value={offer.couponId}
+          onChange={(couponId) => update({ couponId })}
+        />
       )}
       {shownBlocker && (
         <p className="field-error" id="invite-offer-error">

@@ -3,6 +3,7 @@ import { orgFormat } from '@platform/schema/organizations/org-format';
 import type { CustomerInvite } from '@platform/schema/payments/package-invite.zod';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { scheduleLabels } from '../catalogue-texts.ts';
+import { ChargeLines } from './offer-fields.tsx';
 
 /**
  * What an invitation offers, as its customer reads it before paying: the organisation, the
@@ -46,39 +47,14 @@ export function InviteSummary({ invite }: { invite: CustomerInvite }) {
         <dt>Open until</dt>
         <dd>{format.dateOf(invite.expiresAt)}</dd>
       </dl>
-      <table className="charge-lines">
-        <caption>First charge</caption>
-        <thead>
-          <tr>
-            <th scope="col">Item</th>
-            <th scope="col">Amount</th>
-          </tr>
-        </thead>
-        <tbody>
-          {totals.lineItems.map((line, index) => (
-            <tr key={`${line.type}-${index}`}>
-              <th scope="row">
-                {line.description}
-                {line.discountAmount > 0 && (
-                  <span className="packages-muted charge-note">
-                    {money(line.originalAmount)}, discount −{money(line.discountAmount)}
-                  </span>
-                )}
-                {line.prorationDescription && (
-                  <span className="packages-muted charge-note">{line.prorationDescription}</span>
-                )}
-              </th>
-              <td>{money(line.finalAmount)}</td>
-            </tr>
-          ))}
-        </tbody>
+      <ChargeLines caption="First charge" totals={totals} money={money}>
         <tfoot>
           <tr>
-            <th scope="row">Total</th>
+            <th scope="row">Total now</th>
             <td className="charge-total">{money(totals.total)}</td>
           </tr>
         </tfoot>
-      </table>
+      </ChargeLines>
     </>
   );
 }
