@@ -4,7 +4,8 @@ import { latestStartDate } from '@platform/schema/payments/charge-flow.rules';
 import { chargeFlowMessages } from '@platform/schema/payments/charge-flow.rules';
 import { formatMoney, parseMoneyInput } from '@platform/schema/payments/money';
 import { orgFormat } from '@platform/schema/organizations/org-format';
-import type { ChargeContext, PaymentMethodView } from '@platform/schema/payments/charge.zod';
+import type { ChargeContext } from '@platform/schema/payments/charge.zod';
+import { LoadFailure } from '../../../components/load-failure.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { SwitchField } from '../../../components/form-fields.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
@@ -19,15 +20,18 @@ import {
   punchCardDisabled,
   takesPrice,
 } from '../charge-flow.ts';
-import { ChargeLines, CouponSelect, ProductSelect, StartChoice } from './offer-fields.tsx';
+import {
+  cardLabel,
+  ChargeLines,
+  CouponSelect,
+  ProductSelect,
+  StartChoice,
+} from './offer-fields.tsx';
 import { SandboxCardForm } from './sandbox-card-form.tsx';
 import '../products.css';
 
 /** Shared with the invitation's product part: the same products, coupons and today. */
 export const chargeContextKey = (rosterId: string) => ['charge-context', rosterId] as const;
-
-const cardLabel = (card: PaymentMethodView) =>
-  `${card.brand} •••• ${card.last4} (expires ${String(card.expMonth).padStart(2, '0')}/${String(card.expYear).slice(-2)})`;
 
 /**
  * The modal 'Charge product or subscription' (spec §2, §4; issue 15): choose a product and a
@@ -60,16 +64,11 @@ export function ChargeDialog({
           Loading products and cards…
         </p>
       ) : context.isError ? (
-        <div className="form-error" role="alert">
-          <p>{failureText(context.error, 'Charging')}</p>
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => void context.refetch()}
-          >
-            Try again
-          </button>
-        </div>
+        <LoadFailure
+          error={context.error}
+          what={'Charging'}
+          onRetry={() => void context.refetch()}
+        />
       ) : (
         <ChargeFlow
           context={context.data}

@@ -3,8 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import type { CatalogueCoupon, CatalogueProduct } from '@platform/schema/payments/catalogue.zod';
 import { latestStartDate } from '@platform/schema/payments/charge-flow.rules';
 import { formatMoney } from '@platform/schema/payments/money';
+import { LoadFailure } from '../../../components/load-failure.tsx';
 import { localToday } from '../../../lib/local-today.ts';
-import { failureText } from '../../../lib/request-failure.ts';
 import { getCatalogue } from '../api/catalogue.ts';
 import { getChargeContext } from '../api/charges.ts';
 import { sendPackageInvite } from '../api/package-invites.ts';
@@ -100,16 +100,11 @@ export function InviteProductPart({
   }
   if (context.isError) {
     return (
-      <div className="form-error" role="alert">
-        <p>{failureText(context.error, 'Loading the products')}</p>
-        <button
-          type="button"
-          className="button button-secondary"
-          onClick={() => void context.refetch()}
-        >
-          Try again
-        </button>
-      </div>
+      <LoadFailure
+        error={context.error}
+        what={'Loading the products'}
+        onRetry={() => void context.refetch()}
+      />
     );
   }
   const { products, currency, today } = context.data;

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { CatalogueCoupon, CatalogueProduct } from '@platform/schema/payments/catalogue.zod';
-import type { TotalChargeResponse } from '@platform/schema/payments/charge.zod';
+import type { PaymentMethodView, TotalChargeResponse } from '@platform/schema/payments/charge.zod';
 import { addDays } from '@platform/schema/payments/billing-calendar';
 import { scheduleLabels } from '../catalogue-texts.ts';
 import { takesPrice } from '../charge-flow.ts';
@@ -158,3 +158,7 @@ export function ChargeLines(props: {
     </table>
   );
 }
+
+/** A saved card as a person recognises it: 'Visa •••• 4242 (expires 12/34)'. */
+export const cardLabel = (card: PaymentMethodView) =>
+  `${card.brand} •••• ${card.last4} (expires ${String(card.expMonth).padStart(2, '0')}/${String(card.expYear).slice(-2)})`;

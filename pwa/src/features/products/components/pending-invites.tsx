@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 import { formatMoney } from '@platform/schema/payments/money';
 import { orgFormat } from '@platform/schema/organizations/org-format';
 import type { PendingInvite } from '@platform/schema/payments/package-invite.zod';
+import { LoadFailure } from '../../../components/load-failure.tsx';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { failureText } from '../../../lib/request-failure.ts';
@@ -34,16 +35,11 @@ export function PendingInvites({ rosterId }: { rosterId: string | null }) {
           Loading invitations…
         </p>
       ) : invites.isError ? (
-        <div className="form-error" role="alert">
-          <p>{failureText(invites.error, 'Loading the invitations')}</p>
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => void invites.refetch()}
-          >
-            Try again
-          </button>
-        </div>
+        <LoadFailure
+          error={invites.error}
+          what={'Loading the invitations'}
+          onRetry={() => void invites.refetch()}
+        />
       ) : invites.data.length === 0 ? (
         <p className="packages-muted">No open invitations.</p>
       ) : (

@@ -15,6 +15,7 @@ import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { acceptPackageInvite, getPackageInvite } from '../api/package-invites.ts';
 import { InviteSummary } from '../components/invite-summary.tsx';
+import { cardLabel } from '../components/offer-fields.tsx';
 import { SandboxCardForm } from '../components/sandbox-card-form.tsx';
 import { inviteStanding } from '../invite-offer.ts';
 import '../products.css';
@@ -166,8 +167,7 @@ function InviteAnswer({ invite, orgId }: { invite: CustomerInvite; orgId: string
                 checked={card === saved.id}
                 onChange={() => setCard(saved.id)}
               />{' '}
-              {saved.brand} •••• {saved.last4} (expires {String(saved.expMonth).padStart(2, '0')}/
-              {String(saved.expYear).slice(-2)})
+              {cardLabel(saved)}
             </label>
           ))}
           <label>
