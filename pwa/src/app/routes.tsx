@@ -74,6 +74,10 @@ const PurchaseHistoryPage = lazyComponent(
   () => import('../features/customer-app/pages/purchase-history-page.tsx'),
   'PurchaseHistoryPage',
 );
+const AcceptInvitePage = lazyComponent(
+  () => import('../features/products/pages/accept-invite-page.tsx'),
+  'AcceptInvitePage',
+);
 const PackagesPage = lazyComponent(
   () => import('../features/products/pages/packages-page.tsx'),
   'PackagesPage',
@@ -172,6 +176,8 @@ export const customerRoutes: RouteObject[] = [
   { path: 'dashboard-customer/:orgId/shop', element: <ShopPage /> },
   { path: 'dashboard-customer/:orgId/purchase-history', element: <PurchaseHistoryPage /> },
   { path: 'dashboard-customer/:orgId/settings', element: <Settings /> },
+  // An emailed invitation to a product opens here (issue 15).
+  { path: 'dashboard-customer/:orgId/invites/:inviteId', element: <AcceptInvitePage /> },
   { path: 'dashboard-customer/:orgId/*', element: <NotFoundPage /> },
 ];
 

@@ -8,6 +8,9 @@ import { CustomerProfilePage } from '../../features/crm/pages/customer-profile-p
 import { ManageChildrenDialog } from '../../features/families/components/manage-children-dialog.tsx';
 import { ManageGuardiansDialog } from '../../features/families/components/manage-guardians-dialog.tsx';
 import { ChargeDialog } from '../../features/products/components/charge-dialog.tsx';
+import { InviteProductPart } from '../../features/products/components/invite-product-part.tsx';
+import { PendingInvites } from '../../features/products/components/pending-invites.tsx';
+import type { CurrentUser } from '@platform/schema/me/me.zod';
 import { useSignedInUser } from '../../lib/current-user.ts';
 import { useOnlineStatus } from '../../lib/online-status.ts';
 import { NotFoundPage } from '../../features/shell/components/not-found-page.tsx';
@@ -26,9 +29,20 @@ const subjectOf = (customer: CrmCustomer) => ({
 /** /dashboard/crm: the roster; after adding a customer, 'Manage child accounts' is one click. */
 export function Crm() {
   const [childrenOf, setChildrenOf] = useState<CrmCustomer | null>(null);
+  const user = useSignedInUser();
+  // Before the customer exists the products come from the catalogue (claim manage-products).
+  const invites = sells(user) && user.claims.includes('manage-products');
   return (
     <>
-      <CrmPage customerAction={{ label: 'Manage child accounts', run: setChildrenOf }} />
+      <CrmPage
+        customerAction={{ label: 'Manage child accounts', run: setChildrenOf }}
+        {...(invites
+          ? {
+              productPart: (report) => <InviteProductPart rosterId={null} report={report} />,
+            }
+          : {})}
+        {...(sells(user) ? { pendingInvites: <PendingInvites rosterId={null} /> } : {})}
+      />
       {childrenOf && (
         <ManageChildrenDialog
           subject={subjectOf(childrenOf)}
@@ -43,6 +57,7 @@ export function Crm() {
 /** /dashboard/crm/customers/:rosterId */
 export function CrmCustomerProfile() {
   const { rosterId = '' } = useParams();
+  const user = useSignedInUser();
   return (
     <CustomerProfilePage
       // A new customer is a new page: no state of the previous one carries over.
@@ -53,6 +68,16 @@ export function CrmCustomerProfile() {
         <CustomerFamilyActions customer={customer} onChanged={onChanged} />
       )}
       chargeAction={(customer) => <ChargeCustomer customer={customer} />}
+      {...(sells(user)
+        ? {
+            productPart: (customer: CrmCustomer) => (report) => (
+              <InviteProductPart rosterId={customer.rosterId} report={report} />
+            ),
+            pendingInvites: (customer: CrmCustomer) => (
+              <PendingInvites rosterId={customer.rosterId} />
+            ),
+          }
+        : {})}
     />
   );
 }
@@ -118,12 +143,15 @@ function CustomerFamilyActions({
   );
 }
 
+/** Staff who sell (claim manage-point-of-sale) charge, invite to products and see invitations. */
+const sells = (user: CurrentUser) => user.claims.includes('manage-point-of-sale');
+
 /** 'Charge product or subscription' for staff who sell (claim manage-point-of-sale). */
 function ChargeCustomer({ customer }: { customer: CrmCustomer }): ReactNode {
   const user = useSignedInUser();
   const online = useOnlineStatus();
   const [open, setOpen] = useState(false);
-  if (!user.claims.includes('manage-point-of-sale')) return null;
+  if (!sells(user)) return null;
   return (
     <>
       <button

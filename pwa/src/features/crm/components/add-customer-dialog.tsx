@@ -18,7 +18,9 @@ import { Modal } from '../../../components/modal.tsx';
 import { ApiError, NetworkError } from '../../../lib/api.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { addCustomer } from '../api/add-customer.ts';
-import type { CrmCustomer } from '../crm-customer.ts';
+import { fullNameOf, type CrmCustomer } from '../crm-customer.ts';
+import { noProductPart, type ProductPart, type ProductPartState } from '../product-part.ts';
+import { InvitationOutcomeNotice, type InvitationOutcome } from './invitation-outcome.tsx';
 import { PostInviteActions, type CustomerAction } from './post-invite-actions.tsx';
 import { ResendInvitationButton } from './resend-invitation-button.tsx';
 
@@ -44,7 +46,19 @@ export type AddCustomerDialogProps = {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   /** spec §2: with a preselected customer the title is 'Invite customer to product'. */
-  preselected?: { email: string; firstName: string; lastName: string; phone: string | null };
+  preselected?: {
+    rosterId: string;
+    userId: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    phone: string | null;
+  };
+  /**
+   * Product, price, start and coupon (features/products via app/), for staff who sell: sent as
+   * an invitation once the customer exists.
+   */
+  productPart?: ProductPart;
   /**
    * spec §4: closing after creation reloads the page unless a sent-invite callback is given
    * (the roster page reloads its roster instead).
@@ -110,6 +124,8 @@ export function AddCustomerDialog(props: AddCustomerDialogProps) {
     null,
   );
   const { errors, isSubmitting, isValid } = form.formState;
+  const [part, setPart] = useState<ProductPartState>(noProductPart);
+  const [invitation, setInvitation] = useState<InvitationOutcome | null>(null);
 
   // spec §4: editing a field after creation clears the created state.
   useEffect(
@@ -117,23 +133,50 @@ export function AddCustomerDialog(props: AddCustomerDialogProps) {
       form.subscribe({
         formState: { values: true },
         callback: ({ type }) => {
-          if (type === 'change') setCreated(null);
+          if (type === 'change') {
+            setCreated(null);
+            setInvitation(null);
+          }
         },
       }),
     [form],
   );
 
+  const sendInvitation = async (customer: CrmCustomer) => {
+    if (!part.send) return;
+    setInvitation({ status: 'sending' });
+    try {
+      setInvitation({ status: 'sent', message: await part.send(customer.rosterId) });
+    } catch (error) {
+      setInvitation({ status: 'failed', error });
+    }
+  };
+  const customerReady = async (customer: CrmCustomer) => {
+    setCreated(customer);
+    await sendInvitation(customer);
+  };
+
   const submit = form.handleSubmit(async (values) => {
     setFailure(null);
     setOnList(null);
+    setInvitation(null);
     try {
-      const customer = customerOf(await addCustomer(values));
-      setCreated(customer);
+      await customerReady(customerOf(await addCustomer(values)));
     } catch (error) {
       const already =
         error instanceof ApiError && error.status === 409
           ? alreadyCustomerResponseSchema.safeParse(error.body)
           : null;
+      // A preselected customer is on the list already: the 409 names them, and that is them.
+      if (already?.success && preselected?.rosterId === already.data.details.rosterId) {
+        await customerReady({
+          rosterId: preselected.rosterId,
+          userId: preselected.userId,
+          name: fullNameOf(preselected),
+          email: preselected.email,
+        });
+        return;
+      }
       if (already?.success) {
         setOnList(already.data.details);
         return;
@@ -159,6 +202,7 @@ export function AddCustomerDialog(props: AddCustomerDialogProps) {
     form.reset(emptyForm);
     setCreated(null);
     setFailure(null);
+    setInvitation(null);
   };
   const externalPayments = useWatch({ control: form.control, name: 'externalPayments' });
   const title = preselected ? 'Invite customer to product' : 'Add customer';
@@ -233,16 +277,40 @@ export function AddCustomerDialog(props: AddCustomerDialogProps) {
           />
         </div>
         <SwitchField label="Send invite emails" {...form.register('sendInviteEmails')} />
+        {props.productPart?.((next) => {
+          setPart(next);
+          // spec §4: editing after creation clears the created state — the product part too.
+          setCreated(null);
+          setInvitation(null);
+        })}
+        {props.productPart && part.send && externalPayments && (
+          <p className="crm-muted" role="note">
+            The subscription will be recorded as paid outside the platform: no card is charged and
+            no payment link is sent.
+          </p>
+        )}
         <div className="button-row">
           <button
             type="submit"
             className={created ? 'button button-confirmed' : 'button'}
-            disabled={!isValid || isSubmitting || created !== null}
+            disabled={!isValid || !part.ready || isSubmitting || created !== null}
             aria-busy={isSubmitting ? true : undefined}
           >
-            {created ? 'Sent!' : isSubmitting ? 'Creating…' : 'Create customer'}
+            {created
+              ? 'Sent!'
+              : isSubmitting
+                ? 'Creating…'
+                : preselected && part.send
+                  ? 'Send invitation'
+                  : 'Create customer'}
           </button>
         </div>
+        {created && invitation && (
+          <InvitationOutcomeNotice
+            outcome={invitation}
+            onRetry={() => void sendInvitation(created)}
+          />
+        )}
         {created && (
           <PostInviteActions
             customer={created}

@@ -1,9 +1,10 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router';
 import type { RosterSortField } from '@platform/schema/crm/crm.zod';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { AddCustomerDialog } from '../components/add-customer-dialog.tsx';
 import type { CustomerAction } from '../components/post-invite-actions.tsx';
+import type { ProductPart } from '../product-part.ts';
 import { RosterTable } from '../components/roster-table.tsx';
 import { RosterToolbar } from '../components/roster-toolbar.tsx';
 import { customerProfilePath } from '../crm-customer.ts';
@@ -14,12 +15,16 @@ import '../crm.css';
 type Props = {
   /** Post-invite 'another action on the customer' (spec §4), composed in app/. */
   customerAction?: CustomerAction;
+  /** The Add customer dialog's product part (features/products, via app/), for staff who sell. */
+  productPart?: ProductPart;
+  /** The organisation's open invitations to products (features/products, via app/). */
+  pendingInvites?: ReactNode;
 };
 
 const initialFilters: RosterFilters = { q: '', tag: undefined, sort: 'lastName', dir: 'asc' };
 
 /** /dashboard/crm (claim view-customers): the roster, searchable online and offline. */
-export function CrmPage({ customerAction }: Props) {
+export function CrmPage({ customerAction, productPart, pendingInvites }: Props) {
   const navigate = useNavigate();
   const [filters, setFilters] = useState(initialFilters);
   const [adding, setAdding] = useState(false);
@@ -89,10 +94,12 @@ export function CrmPage({ customerAction }: Props) {
           {results.loadingMore ? 'Loading…' : 'Load more'}
         </button>
       )}
+      {pendingInvites}
       {adding && (
         <AddCustomerDialog
           open
           onOpenChange={setAdding}
+          {...(productPart ? { productPart } : {})}
           onSent={results.reload}
           onViewProfile={(customer) => navigate(customerProfilePath(customer.rosterId))}
           {...(customerAction

@@ -15,6 +15,7 @@ import { fullNameOf, type CrmCustomer } from '../crm-customer.ts';
 import { useCustomerProfile } from '../hooks/use-customer-profile.ts';
 import { useCrmTags } from '../hooks/use-crm-tags.ts';
 import { useLocalCustomer } from '../hooks/use-local-customer.ts';
+import type { ProductPart } from '../product-part.ts';
 import '../crm.css';
 
 type Props = {
@@ -23,6 +24,10 @@ type Props = {
   familyActions: (customer: CrmCustomer, onChanged: () => void) => ReactNode;
   /** 'Charge product or subscription' (features/products, via app/), for staff who sell. */
   chargeAction?: (customer: CrmCustomer) => ReactNode;
+  /** The Invite dialog's product part (features/products, via app/), for staff who sell. */
+  productPart?: (customer: CrmCustomer) => ProductPart;
+  /** The customer's open invitations to products (features/products, via app/). */
+  pendingInvites?: (customer: CrmCustomer) => ReactNode;
   /** Shown for an id this organisation does not have (never another organisation's data). */
   notFound: ReactNode;
 };
@@ -34,7 +39,8 @@ type Props = {
  * at once (DESIGN.md How data flows 6). Family, metrics and activity are the server's and need
  * a connection.
  */
-export function CustomerProfilePage({ rosterId, familyActions, chargeAction, notFound }: Props) {
+export function CustomerProfilePage(props: Props) {
+  const { rosterId, familyActions, chargeAction, notFound } = props;
   const { state, reload } = useCustomerProfile(rosterId);
   const local = useLocalCustomer(rosterId);
   const online = useOnlineStatus();
@@ -106,6 +112,7 @@ export function CustomerProfilePage({ rosterId, familyActions, chargeAction, not
           )}
         </dl>
       </section>
+      {profile && !profile.externalPayments && props.pendingInvites?.(customer)}
       {profile && <CustomerFamily profile={profile} actions={familyActions(customer, reload)} />}
       <CustomerTags tags={item.tags} onSave={local.saveTags} canSave suggestions={orgTags} />
       <CustomerNotes notes={local.notes} onAdd={local.addNote} canSave />
@@ -135,11 +142,14 @@ export function CustomerProfilePage({ rosterId, familyActions, chargeAction, not
           open
           onOpenChange={setInviting}
           preselected={{
+            rosterId,
+            userId: contact.id,
             email: contact.email,
             firstName: contact.firstName,
             lastName: contact.lastName,
             phone,
           }}
+          {...(props.productPart ? { productPart: props.productPart(customer) } : {})}
           onSent={reload}
           onReloadProfile={() => {
             setInviting(false);

@@ -2,10 +2,10 @@ import { useReducer, useState, type FormEvent } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { latestStartDate } from '@platform/schema/payments/charge-flow.rules';
 import { chargeFlowMessages } from '@platform/schema/payments/charge-flow.rules';
-import { addDays } from '@platform/schema/payments/billing-calendar';
 import { formatMoney, parseMoneyInput } from '@platform/schema/payments/money';
 import { orgFormat } from '@platform/schema/organizations/org-format';
-import type { ChargeContext, PaymentMethodView } from '@platform/schema/payments/charge.zod';
+import type { ChargeContext } from '@platform/schema/payments/charge.zod';
+import { LoadFailure } from '../../../components/load-failure.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { SwitchField } from '../../../components/form-fields.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
@@ -13,7 +13,6 @@ import { ApiError } from '../../../lib/api.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { addCard, getChargeContext, runCharge, totalCharge } from '../api/charges.ts';
-import { scheduleLabels } from '../catalogue-texts.ts';
 import {
   chargeFlowReducer,
   continueBlocker,
@@ -21,13 +20,18 @@ import {
   punchCardDisabled,
   takesPrice,
 } from '../charge-flow.ts';
+import {
+  cardLabel,
+  ChargeLines,
+  CouponSelect,
+  ProductSelect,
+  StartChoice,
+} from './offer-fields.tsx';
 import { SandboxCardForm } from './sandbox-card-form.tsx';
 import '../products.css';
 
-const contextKey = (rosterId: string) => ['charge-context', rosterId] as const;
-
-const cardLabel = (card: PaymentMethodView) =>
-  `${card.brand} •••• ${card.last4} (expires ${String(card.expMonth).padStart(2, '0')}/${String(card.expYear).slice(-2)})`;
+/** Shared with the invitation's product part: the same products, coupons and today. */
+export const chargeContextKey = (rosterId: string) => ['charge-context', rosterId] as const;
 
 /**
  * The modal 'Charge product or subscription' (spec §2, §4; issue 15): choose a product and a
@@ -44,7 +48,7 @@ export function ChargeDialog({
   onOpenChange: (open: boolean) => void;
 }) {
   const context = useQuery({
-    queryKey: contextKey(rosterId),
+    queryKey: chargeContextKey(rosterId),
     queryFn: ({ signal }) => getChargeContext(rosterId, signal),
     enabled: open,
   });
@@ -60,16 +64,11 @@ export function ChargeDialog({
           Loading products and cards…
         </p>
       ) : context.isError ? (
-        <div className="form-error" role="alert">
-          <p>{failureText(context.error, 'Charging')}</p>
-          <button
-            type="button"
-            className="button button-secondary"
-            onClick={() => void context.refetch()}
-          >
-            Try again
-          </button>
-        </div>
+        <LoadFailure
+          error={context.error}
+          what={'Charging'}
+          onRetry={() => void context.refetch()}
+        />
       ) : (
         <ChargeFlow
           context={context.data}
@@ -207,34 +206,7 @@ function ChargeFlow({
     return (
       <div className="charge-flow">
         <h3 className="charge-step">Order summary</h3>
-        <table className="charge-lines">
-          <caption className="visually-hidden">Order summary</caption>
-          <thead>
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Amount</th>
-            </tr>
-          </thead>
-          <tbody>
-            {totals.lineItems.map((line, index) => (
-              <tr key={`${line.type}-${index}`}>
-                <th scope="row">
-                  {line.description}
-                  {line.discountAmount > 0 && (
-                    <span className="packages-muted charge-note">
-                      {money(line.originalAmount)}, discount −{money(line.discountAmount)}
-                      {line.discountPercent !== null ? ` (${line.discountPercent}%)` : ''}
-                    </span>
-                  )}
-                  {line.prorationDescription && (
-                    <span className="packages-muted charge-note">{line.prorationDescription}</span>
-                  )}
-                </th>
-                <td>{money(line.finalAmount)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ChargeLines caption="Order summary" captionHidden totals={totals} money={money} />
         <dl className="charge-totals">
           <dt>Subtotal</dt>
           <dd>{money(totals.subtotal)}</dd>
@@ -294,24 +266,14 @@ function ChargeFlow({
 
   return (
     <form className="charge-flow" onSubmit={(event) => void onContinue(event)} noValidate>
-      <div className="field">
-        <label htmlFor="charge-product">Product</label>
-        <select
-          id="charge-product"
-          value={state.selectedProductId ?? ''}
-          onChange={(event) =>
-            dispatch({ type: 'choose-product', productId: event.target.value || null })
-          }
-        >
-          <option value="">Choose a product</option>
-          {context.products.map((p) => (
-            <option key={p.id} value={p.id}>
-              {p.name} — {takesPrice(p) ? 'price agreed with the customer' : money(p.priceMinor)}
-              {p.type === 'recurring' ? `, ${scheduleLabels[p.schedule].toLowerCase()}` : ''}
-            </option>
-          ))}
-        </select>
-      </div>
+      <ProductSelect
+        id="charge-product"
+        products={context.products}
+        value={state.selectedProductId}
+        emptyLabel="Choose a product"
+        money={money}
+        onChange={(productId) => dispatch({ type: 'choose-product', productId })}
+      />
       {product && takesPrice(product) && (
         <div className="field">
           <label htmlFor="charge-price">Price ({context.currency})</label>
@@ -351,7 +313,7 @@ function ChargeFlow({
             <SandboxCardForm
               save={(input) => addCard(rosterId, input)}
               onSaved={(saved) => {
-                queryClient.setQueryData<ChargeContext>(contextKey(rosterId), (old) =>
+                queryClient.setQueryData<ChargeContext>(chargeContextKey(rosterId), (old) =>
                   old ? { ...old, paymentMethods: [saved, ...old.paymentMethods] } : old,
                 );
                 dispatch({ type: 'card-created', paymentMethodId: saved.id });
@@ -376,63 +338,23 @@ function ChargeFlow({
         )}
       </fieldset>
       {product && coupons.length > 0 && (
-        <div className="field">
-          <label htmlFor="charge-coupon">Coupon (optional)</label>
-          <select
-            id="charge-coupon"
-            value={state.coupon ?? ''}
-            onChange={(event) =>
-              dispatch({ type: 'set-coupon', couponId: event.target.value || null })
-            }
-          >
-            <option value="">No coupon</option>
-            {coupons.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <CouponSelect
+          id="charge-coupon"
+          coupons={coupons}
+          value={state.coupon}
+          onChange={(couponId) => dispatch({ type: 'set-coupon', couponId })}
+        />
       )}
       {product && latest && (
-        <fieldset className="product-choice">
-          <legend>Subscription start</legend>
-          <label>
-            <input
-              type="radio"
-              name="charge-start"
-              checked={state.startDate === ''}
-              onChange={() => dispatch({ type: 'set-start-date', startDate: '' })}
-            />{' '}
-            Immediately on purchase
-          </label>
-          <label>
-            <input
-              type="radio"
-              name="charge-start"
-              checked={state.startDate !== ''}
-              onChange={() =>
-                dispatch({ type: 'set-start-date', startDate: addDays(context.today, 1) })
-              }
-            />{' '}
-            On a specific date
-          </label>
-          {state.startDate !== '' && (
-            <div className="field">
-              <label htmlFor="charge-start-date">Start date</label>
-              <input
-                id="charge-start-date"
-                type="date"
-                min={addDays(context.today, 1)}
-                max={latest}
-                value={state.startDate}
-                onChange={(event) =>
-                  dispatch({ type: 'set-start-date', startDate: event.target.value })
-                }
-              />
-            </div>
-          )}
-        </fieldset>
+        <StartChoice
+          id="charge-start"
+          today={context.today}
+          latest={latest}
+          delayed={state.startDate !== ''}
+          startDate={state.startDate}
+          onNow={() => dispatch({ type: 'set-start-date', startDate: '' })}
+          onDate={(startDate) => dispatch({ type: 'set-start-date', startDate })}
+        />
       )}
       {product?.unifiedBillingConfig.enabled && (
         <fieldset className="product-choice">

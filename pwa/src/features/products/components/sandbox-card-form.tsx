@@ -3,7 +3,6 @@ import {
   cardInputSchema,
   cardMessages,
   parseCardExpiry,
-  type PaymentMethodView,
 } from '@platform/schema/payments/charge.zod';
 import { TextField } from '../../../components/form-fields.tsx';
 import { failureText, fieldErrorsOf } from '../../../lib/request-failure.ts';
@@ -14,21 +13,21 @@ type Errors = Partial<Record<'number' | 'expiry' | 'cvc' | 'form', string>>;
 /**
  * The sandbox's own card form (issue 15): a card typed here is kept by the sandbox processor —
  * only the card networks' test numbers work, and the form says so. Not a <form>: it sits inside
- * the charge dialog's form, so its button saves the card without submitting the order.
+ * the charge dialog's form, so its button saves the card without submitting the order. The
+ * invitation's accept page pays with it directly (`submitLabel`).
  */
-export function SandboxCardForm({
+export function SandboxCardForm<T>({
   save,
   onSaved,
   onCancel,
+  submitLabel = 'Save card',
+  busyLabel = 'Saving card…',
 }: {
-  save: (card: {
-    number: string;
-    expMonth: number;
-    expYear: number;
-    cvc: string;
-  }) => Promise<PaymentMethodView>;
-  onSaved: (card: PaymentMethodView) => void;
-  onCancel: () => void;
+  save: (card: { number: string; expMonth: number; expYear: number; cvc: string }) => Promise<T>;
+  onSaved?: (result: T) => void;
+  onCancel?: () => void;
+  submitLabel?: string;
+  busyLabel?: string;
 }) {
   const [number, setNumber] = useState('');
   const [expiry, setExpiry] = useState('');
@@ -59,7 +58,8 @@ export function SandboxCardForm({
     setErrors({});
     setBusy(true);
     try {
-      onSaved(await save(parsed.data));
+      const result = await save(parsed.data);
+      onSaved?.(result);
     } catch (error) {
       const fields = fieldErrorsOf(error);
       setErrors(
@@ -117,11 +117,13 @@ export function SandboxCardForm({
           disabled={busy}
           aria-busy={busy || undefined}
         >
-          {busy ? 'Saving card…' : 'Save card'}
+          {busy ? busyLabel : submitLabel}
         </button>
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Cancel
-        </button>
+        {onCancel && (
+          <button type="button" className="button button-secondary" onClick={onCancel}>
+            Cancel
+          </button>
+        )}
       </div>
     </fieldset>
   );

@@ -2,9 +2,9 @@ import { useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatMoney } from '@platform/schema/payments/money';
 import { orgFormat } from '@platform/schema/organizations/org-format';
+import { LoadFailure } from '../../../components/load-failure.tsx';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
-import { failureText } from '../../../lib/request-failure.ts';
 import { getTodaysSales } from '../api/charges.ts';
 import { ChargeDialog } from '../components/charge-dialog.tsx';
 import '../products.css';
@@ -78,16 +78,11 @@ export function PosPage({
             Loading today’s sales…
           </p>
         ) : sales.isError ? (
-          <div className="form-error" role="alert">
-            <p>{failureText(sales.error, 'Loading today’s sales')}</p>
-            <button
-              type="button"
-              className="button button-secondary"
-              onClick={() => void sales.refetch()}
-            >
-              Try again
-            </button>
-          </div>
+          <LoadFailure
+            error={sales.error}
+            what={'Loading today’s sales'}
+            onRetry={() => void sales.refetch()}
+          />
         ) : sales.data.sales.length === 0 ? (
           <p className="packages-muted">No sales yet today.</p>
         ) : (
