@@ -17,6 +17,7 @@ export const shopMessages = {
   guardianBuys: 'A parent or guardian buys for this account: switch to it from theirs.',
   cancelled: (day: string) => `Your subscription ends on ${day}. Nothing more is charged.`,
   notCancellable: 'This subscription cannot be cancelled any more.',
+  orderChanged: 'This order has changed since the checkout opened. Close it and buy again.',
 } as const;
 
 const quoteFields = {

@@ -11,7 +11,7 @@ import {
   totalChargeRequestSchema,
   totalChargeResponseSchema,
 } from '@platform/schema/payments/charge.zod';
-import { enforce } from '../rate-limits/rate-limits.ts';
+import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
 import {
   addCustomerCard,
   chargeContext,
@@ -64,7 +64,10 @@ export async function chargeRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const seller = await requireSeller(request);
-      await enforce(app.db, [{ rule: chargeLimits.addCard, subject: seller.userId }]);
+      await enforce(app.db, [
+        { rule: chargeLimits.addCard, subject: seller.userId },
+        { rule: chargeLimits.addCardPerAddress, subject: addressSubject(request.ip) },
+      ]);
       const card = await addCustomerCard(
         app.db,
         processor,

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { packageInviteRequestSchema } from '@platform/schema/payments/package-invite.zod';
 import { keyboardOf } from '../access/act-for.ts';
-import { enforce } from '../rate-limits/rate-limits.ts';
+import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
 import { requireSession, sessionFirst } from '../plugins/session.ts';
 import {
   acceptPackageInvite,
@@ -59,7 +59,10 @@ export async function packageInviteRoutes(app: FastifyInstance) {
           const current = await requireSession(request);
           if (body.card) {
             // A card form draws card testing: bounded like the desk's.
-            await enforce(app.db, [{ rule: chargeLimits.addCard, subject: current.user.id }]);
+            await enforce(app.db, [
+              { rule: chargeLimits.addCard, subject: current.user.id },
+              { rule: chargeLimits.addCardPerAddress, subject: addressSubject(request.ip) },
+            ]);
           }
           return acceptPackageInvite(
             deps,

@@ -69,3 +69,13 @@ export async function orgLabel(db: Reader, orgId: string): Promise<string> {
     .where(eq(organizations.id, orgId));
   return row?.label ?? '';
 }
+
+/** Whether an invitation holds this invoice (its order is the invitation's, paid only there). */
+export async function isInvitationInvoice(db: Reader, invoiceId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: productInvites.id })
+    .from(productInvites)
+    .where(eq(productInvites.invoiceId, invoiceId))
+    .limit(1);
+  return row !== undefined;
+}

@@ -16,5 +16,11 @@ export const catalogueLimits = {
  */
 export const chargeLimits = {
   addCard: { name: 'charge-add-card', limit: 20, perMs: 60 * 60_000 } satisfies RateRule,
+  /** The same, per address: fresh signups do not each bring 20 more tries. */
+  addCardPerAddress: {
+    name: 'charge-add-card-address',
+    limit: 40,
+    perMs: 60 * 60_000,
+  } satisfies RateRule,
   runCharge: { name: 'charge-run', limit: 120, perMs: 10 * 60_000 } satisfies RateRule,
 };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
-import { emailOutbox, sandboxCharges, subscriptions } from '@platform/schema/db';
+import { emailOutbox, productInvites, sandboxCharges, subscriptions } from '@platform/schema/db';
+import { totalCharge } from './charge.service.ts';
 import {
   cancelSubscriptionResponseSchema,
   shopBuyResponseSchema,
@@ -34,6 +35,8 @@ describe.each(testDatabaseKinds)('the shop on %s', (kind) => {
   let orgId: string;
   let otherOrgId: string;
   let owner: CookieJar;
+  let customer: (firstName: string) => Promise<Customer>;
+  let ownerId: string;
   let ann: Customer;
   let ben: Customer;
   let kid: Customer;
@@ -50,9 +53,10 @@ describe.each(testDatabaseKinds)('the shop on %s', (kind) => {
     orgId = (await insertTestOrg(t.db)).id;
     otherOrgId = (await insertTestOrg(t.db)).id;
     const ownerUser = await insertTestUser(t.db);
+    ownerId = ownerUser.id;
     await addMembership(t.db, ownerUser.id, orgId, 'staff');
     owner = (await logInAs(t.app, ownerUser.email!)).jar;
-    const customer = async (firstName: string): Promise<Customer> => {
+    customer = async (firstName: string): Promise<Customer> => {
       const user = await insertTestUser(t.db, { firstName });
       await addMembership(t.db, user.id, orgId, 'customer');
       await addMembership(t.db, user.id, otherOrgId, 'customer');
@@ -183,6 +187,99 @@ describe.each(testDatabaseKinds)('the shop on %s', (kind) => {
     });
     expect(receipts).toHaveLength(2);
     expect(receipts[0]?.textBody).toContain('Total paid: $50.00');
+  });
+
+  it('pays only an order its own checkout made, for what the checkout was opened for', async () => {
+    const declined = { ...visa, number: '4000000000000002' };
+    const checkoutId = crypto.randomUUID();
+    const first = await post(ann.jar, '/api/shop/buy', {
+      orgId,
+      productId: packId,
+      checkoutId,
+      card: declined,
+    });
+    expect(shopBuyResponseSchema.parse(first.json()).valid).toBe(false);
+    // Another product (or price, or coupon) under the same checkout is another order.
+    const switched = await post(ann.jar, '/api/shop/buy', {
+      orgId,
+      productId: monthlyId,
+      checkoutId,
+      card: visa,
+    });
+    expect(switched.statusCode).toBe(422);
+    expect(JSON.stringify(switched.json())).toContain(shopMessages.orderChanged);
+    // An order staff totaled at the desk, or an invitation's, is not the shop's to pay.
+    const desk = await totalCharge(t.db, {
+      orgId,
+      actorUserId: ownerId,
+      customerUserId: ann.id,
+      productId: packId,
+      couponId: null,
+      paymentMethodId: null,
+      priceMinor: null,
+      startDate: null,
+      prorationMode: 'charge-prorated',
+      issuePunchCard: false,
+    });
+    const deskPay = await post(ann.jar, '/api/shop/buy', {
+      orgId,
+      productId: packId,
+      checkoutId: desk.invoiceId,
+      card: visa,
+    });
+    expect(deskPay.statusCode).toBe(404);
+    const invited = await totalCharge(t.db, {
+      orgId,
+      actorUserId: ann.id,
+      customerUserId: ann.id,
+      productId: packId,
+      couponId: null,
+      paymentMethodId: null,
+      priceMinor: null,
+      startDate: null,
+      prorationMode: 'charge-prorated',
+      issuePunchCard: false,
+    });
+    await t.db.insert(productInvites).values({
+      orgId,
+      customerUserId: ann.id,
+      productId: packId,
+      action: 'create-customer-subscription-invite',
+      status: 'cancelled',
+      expiresAt: new Date(),
+      invoiceId: invited.invoiceId,
+    });
+    const invitePay = await post(ann.jar, '/api/shop/buy', {
+      orgId,
+      productId: packId,
+      checkoutId: invited.invoiceId,
+      card: visa,
+    });
+    expect(invitePay.statusCode).toBe(404);
+  });
+
+  it('bounds card attempts per address as well as per account (card testing with fresh signups)', async () => {
+    const address = '203.0.113.77';
+    const people = [await customer('Tess'), await customer('Tom'), await customer('Tia')];
+    const attempt = (who: Customer) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/shop/buy',
+        headers: who.jar.headers(),
+        remoteAddress: address,
+        payload: {
+          orgId,
+          productId: packId,
+          checkoutId: crypto.randomUUID(),
+          card: { ...visa, number: '4000000000000002' },
+        },
+      });
+    for (let i = 0; i < 40; i++) {
+      expect((await attempt(people[i % 3]!)).statusCode).toBe(200);
+    }
+    const refused = await attempt(people[0]!);
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
   });
 
   it('buys only in the organisation’s own app, and a child only through a guardian’s switch', async () => {

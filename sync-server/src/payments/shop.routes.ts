@@ -9,7 +9,7 @@ import {
   shopQuoteRequestSchema,
   shopQuoteSchema,
 } from '@platform/schema/payments/shop.zod';
-import { enforce } from '../rate-limits/rate-limits.ts';
+import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
 import { sessionFirst } from '../plugins/session.ts';
 import { chargeLimits } from './payments.limits.ts';
 import { cancelAtPeriodEnd, requireBuyer, shopBuy, shopQuote } from './shop.service.ts';
@@ -51,12 +51,15 @@ export async function shopRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const buyer = await requireBuyer(app.db, request, request.body.orgId);
-      await enforce(app.db, [
-        {
-          rule: request.body.card ? chargeLimits.addCard : chargeLimits.runCharge,
-          subject: buyer.actorUserId,
-        },
-      ]);
+      await enforce(
+        app.db,
+        request.body.card
+          ? [
+              { rule: chargeLimits.addCard, subject: buyer.actorUserId },
+              { rule: chargeLimits.addCardPerAddress, subject: addressSubject(request.ip) },
+            ]
+          : [{ rule: chargeLimits.runCharge, subject: buyer.actorUserId }],
+      );
       return shopBuy(deps, buyer, request.body);
     },
   );

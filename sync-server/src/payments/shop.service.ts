@@ -26,7 +26,7 @@ import {
 } from './charge.service.ts';
 import * as repo from './payments.repository.ts';
 import { findSubscription, updateSubscription } from './subscriptions.repository.ts';
-import { orgLabel } from './package-invites.repository.ts';
+import { isInvitationInvoice, orgLabel } from './package-invites.repository.ts';
 
 /**
  * The customer's Shop and Purchase history (issue 15): a customer of the organisation, in its
@@ -136,8 +136,16 @@ export async function shopBuy(
 ): Promise<ShopBuyResponse> {
   const { db, processor } = deps;
   const existing = await repo.findInvoice(db, buyer.orgId, input.checkoutId);
-  if (existing && existing.customerUserId !== buyer.userId)
+  // Only an order this buyer's own checkout made: not a desk invoice staff totaled, not an
+  // invitation's (cancelled or not), never another person's (adversarial review of issue 15).
+  if (
+    existing &&
+    (existing.customerUserId !== buyer.userId ||
+      existing.createdByUserId !== buyer.actorUserId ||
+      (await isInvitationInvoice(db, existing.id)))
+  ) {
     throw new NotFound('There is no such order.');
+  }
   if (existing?.status === 'paid') {
     return {
       valid: true,
@@ -147,6 +155,17 @@ export async function shopBuy(
     };
   }
   const { product, priceMinor, coupon } = await orderOf(db, buyer, input);
+  // A checkout's order is what it was opened for, and still offered as it is now: another
+  // product, price or coupon under the same id is another order (start a new checkout).
+  if (
+    existing &&
+    (existing.productId !== product.id ||
+      existing.couponId !== (coupon?.id ?? null) ||
+      existing.priceMinor !== (priceMinor ?? product.priceMinor) ||
+      existing.startDate !== null)
+  ) {
+    throw new RuleBroken(shopMessages.orderChanged);
+  }
 
   let paymentMethodId = input.paymentMethodId;
   if (paymentMethodId) {

@@ -19,3 +19,5 @@ export class NotFound extends DomainError {}
 export class Conflict extends DomainError {}
 export class RuleBroken extends DomainError {}
 export class TooManyRequests extends DomainError {}
+/** Something the request needs is out of reach for a moment (503 with a retry hint). */
+export class ServiceUnavailable extends DomainError {}

@@ -8,6 +8,7 @@ import {
   Forbidden,
   NotFound,
   RuleBroken,
+  ServiceUnavailable,
   TooManyRequests,
   Unauthenticated,
   ValidationFailed,
@@ -24,6 +25,7 @@ const statusOf = new Map<DomainErrorClass, number>([
   [Conflict, 409],
   [RuleBroken, 422],
   [TooManyRequests, 429],
+  [ServiceUnavailable, 503],
 ]);
 
 /** A feature's own error (LoginFailed extends Unauthenticated) keeps its parent's status. */
@@ -73,7 +75,11 @@ export const httpMapPlugin = fp(
       const status = httpStatusOf(error);
       if (status === 503) {
         request.log.warn({ err: error }, 'service unavailable');
-        return sendRetryLater(reply, unavailableMessage);
+        // A feature's own outage says what is out of reach; anything else, the general words.
+        return sendRetryLater(
+          reply,
+          error instanceof ServiceUnavailable ? error.message : unavailableMessage,
+        );
       }
       if (status >= 500) {
         request.log.error({ err: error }, 'request failed');

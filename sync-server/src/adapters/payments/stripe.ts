@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import type { RecurringSchedule } from '@platform/schema/payments/billing-calendar';
 import { startOfDay } from '@platform/schema/time-tracking/org-calendar';
 import type { Db } from '../../db/open-database.ts';
+import { ServiceUnavailable } from '../../plugins/domain-errors.ts';
 import { cardMessages } from './card-messages.ts';
 import type { ChargeOutcome, PaymentProcessor, StoredCard } from './port.ts';
 import { findProcessorCustomer, keepProcessorCustomer } from './processor-customers.repository.ts';
@@ -247,4 +248,45 @@ export function verifiedStripeEvent(
     // A wrong or stale signature, or a body that is not an event: nothing of it is read.
     return null;
   }
+}
+
+export const processorUnavailableMessage =
+  'Payment processing is not available right now. Nothing was charged twice: try again in a moment.';
+
+/** No answer, Stripe's own failure or its rate limit: an outage (503), not our fault (500). */
+export function isProcessorOutage(error: unknown): boolean {
+  return (
+    error instanceof Stripe.errors.StripeConnectionError ||
+    error instanceof Stripe.errors.StripeAPIError ||
+    error instanceof Stripe.errors.StripeRateLimitError ||
+    (error instanceof Stripe.errors.StripeError && (error.statusCode ?? 0) >= 500)
+  );
+}
+
+/**
+ * The adapter with outages said as such: every method throws ServiceUnavailable when Stripe
+ * cannot be reached or fails on its side. Still a throw, so the charge service keeps the
+ * attempt's key for the retry (decision 0055).
+ */
+export function withOutagesAsUnavailable(processor: PaymentProcessor): PaymentProcessor {
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    async (...args: A): Promise<R> => {
+      try {
+        return await call(...args);
+      } catch (error) {
+        if (isProcessorOutage(error)) {
+          throw new ServiceUnavailable(processorUnavailableMessage);
+        }
+        throw error;
+      }
+    };
+  return {
+    kind: processor.kind,
+    createProduct: guard(processor.createProduct.bind(processor)),
+    saveCard: guard(processor.saveCard.bind(processor)),
+    charge: guard(processor.charge.bind(processor)),
+    startSubscription: guard(processor.startSubscription.bind(processor)),
+    cancelSubscriptionAtPeriodEnd: guard(processor.cancelSubscriptionAtPeriodEnd.bind(processor)),
+  };
 }
