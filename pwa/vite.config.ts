@@ -54,6 +54,11 @@ export default defineConfig({
     // RxDB's leader election reaches `unload`, which listens to the deprecated `unload` event
     // (no back/forward cache, a Lighthouse deprecation): a pagehide-based stand-in instead.
     alias: [
+      // `zod` with its eval-based compiler off before any schema is built (CSP: no eval).
+      {
+        find: /^zod$/,
+        replacement: fileURLToPath(new URL('./src/lib/zod-without-eval.ts', import.meta.url)),
+      },
       {
         find: /^unload$/,
         replacement: fileURLToPath(new URL('./src/sync/unload-shim.ts', import.meta.url)),

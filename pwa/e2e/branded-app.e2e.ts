@@ -144,18 +144,23 @@ describe('the branded customer app', () => {
         .toBeGreaterThan(0);
       expect(await brandMark().textContent()).toContain('Zipper Fitness');
       await page.getByText('Powered by Coaching Platform').waitFor();
-      // Every customer page opens offline, each with its honest empty state.
+      // Every customer page opens offline: its honest empty state, or what the device holds
+      // (the demo's catalogue replicated to it).
       const nav = page.getByRole('navigation', { name: 'Customer' });
       const pages = [
         ['My calendar', 'No bookings yet'],
-        ['Shop', 'Nothing for sale yet'],
+        ['Shop', 'Unlimited membership'],
         ['Purchase history', 'No purchases yet'],
       ] as const;
-      for (const [link, empty] of pages) {
+      for (const [link, shown] of pages) {
         await nav.getByRole('link', { name: link }).click();
         await page.getByRole('heading', { level: 1, name: link }).waitFor();
-        await page.getByRole('heading', { name: empty }).waitFor();
+        await page.getByRole('heading', { name: shown }).waitFor();
       }
+      await nav.getByRole('link', { name: 'Shop' }).click();
+      await page
+        .getByText('You are offline. Buying needs a connection', { exact: false })
+        .waitFor();
       await page.goto(`${server.url}/dashboard-customer/${orgId}/purchase-history`);
       await page.getByRole('heading', { name: 'No purchases yet' }).waitFor();
     } finally {

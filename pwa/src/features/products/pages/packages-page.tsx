@@ -108,7 +108,8 @@ export function PackagesPage() {
               <div
                 className="packages-scroll"
                 role="region"
-                aria-labelledby="products-heading"
+                // Its own name: two landmarks named 'On offer' would be one too many (axe).
+                aria-label="Products, scrolls sideways on a narrow screen"
                 tabIndex={0}
               >
                 <table className="entries-table packages-table">
