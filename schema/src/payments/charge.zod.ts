@@ -37,6 +37,34 @@ export function parseCardExpiry(text: string): { expMonth: number; expYear: numb
   return { expMonth, expYear: year < 100 ? 2000 + year : year };
 }
 
+export type CardFormText = { number: string; expiry: string; cvc: string };
+export type CardFormErrors = Partial<Record<keyof CardFormText, string>>;
+
+/**
+ * What a card form's three boxes say, read once for every card form (desk, Shop, invitation):
+ * the card, or each box's reason.
+ */
+export function readCardForm(
+  text: CardFormText,
+): { ok: true; card: z.output<typeof cardInputSchema> } | { ok: false; errors: CardFormErrors } {
+  const date = parseCardExpiry(text.expiry);
+  const parsed = cardInputSchema.safeParse({
+    number: text.number,
+    expMonth: date?.expMonth ?? 0,
+    expYear: date?.expYear ?? 0,
+    cvc: text.cvc.trim(),
+  });
+  if (parsed.success && date) return { ok: true, card: parsed.data };
+  const errors: CardFormErrors = {};
+  for (const issue of parsed.success ? [] : parsed.error.issues) {
+    const field =
+      issue.path[0] === 'number' ? 'number' : issue.path[0] === 'cvc' ? 'cvc' : 'expiry';
+    errors[field] ??= issue.message;
+  }
+  if (!date) errors.expiry = cardMessages.expiry;
+  return { ok: false, errors };
+}
+
 export const paymentMethodSchema = z.object({
   id: z.uuid(),
   brand: z.string(),

@@ -9,6 +9,7 @@ import {
   totalInvoice,
   TotalingError,
   type TotaledInvoice,
+  type TotalingProduct,
 } from '@platform/schema/payments/totaling';
 import type { CouponTerms } from '@platform/schema/payments/products.zod';
 import { dayKeyOf, orgTimeZone, type DayKey } from '@platform/schema/time-tracking/org-calendar';
@@ -77,6 +78,22 @@ async function orgCalendar(db: Db | Tx, orgId: string, now: Date) {
   return { today: dayKeyOf(now.getTime(), timeZone), formatDay: orgFormat(timeZone).date };
 }
 
+/** A product row as totaling reads it. */
+export function totalingProductOf(
+  product: NonNullable<Awaited<ReturnType<typeof repo.findProduct>>>,
+): TotalingProduct {
+  return {
+    id: product.id,
+    name: product.name,
+    type: product.type,
+    schedule: product.schedule,
+    priceMinor: product.priceMinor,
+    startupFeeMinor: product.startupFeeMinor,
+    stripeProductId: product.processorProductId,
+    unifiedBillingConfig: product.unifiedBillingConfig,
+  };
+}
+
 function couponTermsOf(coupon: Awaited<ReturnType<typeof repo.findCoupon>>): CouponTerms | null {
   if (!coupon) return null;
   return {
@@ -115,16 +132,7 @@ async function totalsFor(
   const { today, formatDay } = await orgCalendar(db, request.orgId, now);
   try {
     const totals = totalInvoice({
-      product: {
-        id: product.id,
-        name: product.name,
-        type: product.type,
-        schedule: product.schedule,
-        priceMinor: product.priceMinor,
-        startupFeeMinor: product.startupFeeMinor,
-        stripeProductId: product.processorProductId,
-        unifiedBillingConfig: product.unifiedBillingConfig,
-      },
+      product: totalingProductOf(product),
       priceMinor,
       coupon: couponTermsOf(coupon),
       today,

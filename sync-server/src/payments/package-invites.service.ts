@@ -24,6 +24,7 @@ import {
   previewTotals,
   runCharge,
   totalCharge,
+  totalingProductOf,
 } from './charge.service.ts';
 import type { Seller } from './payments.access.ts';
 import * as repo from './payments.repository.ts';
@@ -153,16 +154,7 @@ export async function sendPackageInvite(
     if (input.paymentMethodId) throw new RuleBroken(packageInviteMessages.externalNoCard);
     // Recorded as paid outside the platform: the figures only give the next billing date.
     const totals = totalInvoice({
-      product: {
-        id: product.id,
-        name: product.name,
-        type: product.type,
-        schedule: product.schedule,
-        priceMinor: product.priceMinor,
-        startupFeeMinor: product.startupFeeMinor,
-        stripeProductId: product.processorProductId,
-        unifiedBillingConfig: product.unifiedBillingConfig,
-      },
+      product: totalingProductOf(product),
       priceMinor,
       coupon: null,
       today,

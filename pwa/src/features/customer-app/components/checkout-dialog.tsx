@@ -1,15 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import {
-  cardInputSchema,
-  cardMessages,
-  parseCardExpiry,
-} from '@platform/schema/payments/charge.zod';
+import { readCardForm, type CardFormErrors } from '@platform/schema/payments/charge.zod';
 import { chargeFlowMessages } from '@platform/schema/payments/charge-flow.rules';
 import { formatMoney } from '@platform/schema/payments/money';
 import type { ProductDoc } from '@platform/schema/payments/product-doc.zod';
 import { Link } from 'react-router';
 import { Modal } from '../../../components/modal.tsx';
+import { CardFields, emptyCardForm } from '../../../components/card-fields.tsx';
 import { TextField } from '../../../components/form-fields.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
 import { ApiError } from '../../../lib/api.ts';
@@ -18,8 +15,6 @@ import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { buy, quote } from '../api/shop.ts';
 import { shopTexts } from '../shop-texts.ts';
-
-type CardErrors = Partial<Record<'number' | 'expiry' | 'cvc', string>>;
 
 /**
  * Checkout in the customer's app (issue 15): the order's figures from the server (a coupon code
@@ -48,10 +43,8 @@ export function CheckoutDialog({
     : [];
   const [priceMinor, setPriceMinor] = useState<number | null>(prices[0] ?? null);
   const [cardChoice, setCardChoice] = useState<string>('new');
-  const [number, setNumber] = useState('');
-  const [expiry, setExpiry] = useState('');
-  const [cvc, setCvc] = useState('');
-  const [cardErrors, setCardErrors] = useState<CardErrors>({});
+  const [cardForm, setCardForm] = useState(emptyCardForm);
+  const [cardErrors, setCardErrors] = useState<CardFormErrors>({});
   const [paying, setPaying] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [paid, setPaid] = useState<{ recurring: boolean } | null>(null);
@@ -72,26 +65,13 @@ export function CheckoutDialog({
     setFailure(null);
     let card = null;
     if (cardChoice === 'new') {
-      const date = parseCardExpiry(expiry);
-      const parsed = cardInputSchema.safeParse({
-        number,
-        expMonth: date?.expMonth ?? 0,
-        expYear: date?.expYear ?? 0,
-        cvc: cvc.trim(),
-      });
-      if (!parsed.success || !date) {
-        const next: CardErrors = {};
-        for (const issue of parsed.success ? [] : parsed.error.issues) {
-          const field =
-            issue.path[0] === 'number' ? 'number' : issue.path[0] === 'cvc' ? 'cvc' : 'expiry';
-          next[field] ??= issue.message;
-        }
-        if (!date) next.expiry = cardMessages.expiry;
-        setCardErrors(next);
+      const read = readCardForm(cardForm);
+      if (!read.ok) {
+        setCardErrors(read.errors);
         return;
       }
       setCardErrors({});
-      card = parsed.data;
+      card = read.card;
     }
     setPaying(true);
     try {
@@ -265,32 +245,7 @@ export function CheckoutDialog({
                     {shopTexts.sandbox}
                   </p>
                 )}
-                <TextField
-                  label="Card number"
-                  inputMode="numeric"
-                  autoComplete="cc-number"
-                  value={number}
-                  onChange={(event) => setNumber(event.target.value)}
-                  error={cardErrors.number}
-                />
-                <div className="card-form-row">
-                  <TextField
-                    label="Expiry (MM/YY)"
-                    autoComplete="cc-exp"
-                    placeholder="MM/YY"
-                    value={expiry}
-                    onChange={(event) => setExpiry(event.target.value)}
-                    error={cardErrors.expiry}
-                  />
-                  <TextField
-                    label="Security code"
-                    inputMode="numeric"
-                    autoComplete="cc-csc"
-                    value={cvc}
-                    onChange={(event) => setCvc(event.target.value)}
-                    error={cardErrors.cvc}
-                  />
-                </div>
+                <CardFields value={cardForm} onChange={setCardForm} errors={cardErrors} />
               </div>
             )}
           </fieldset>

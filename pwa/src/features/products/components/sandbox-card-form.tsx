@@ -1,14 +1,10 @@
 import { useState } from 'react';
-import {
-  cardInputSchema,
-  cardMessages,
-  parseCardExpiry,
-} from '@platform/schema/payments/charge.zod';
-import { TextField } from '../../../components/form-fields.tsx';
+import { readCardForm, type CardFormErrors } from '@platform/schema/payments/charge.zod';
+import { CardFields, emptyCardForm } from '../../../components/card-fields.tsx';
 import { failureText, fieldErrorsOf } from '../../../lib/request-failure.ts';
 import { catalogueTexts } from '../catalogue-texts.ts';
 
-type Errors = Partial<Record<'number' | 'expiry' | 'cvc' | 'form', string>>;
+type Errors = CardFormErrors & { form?: string };
 
 /**
  * The sandbox's own card form (issue 15): a card typed here is kept by the sandbox processor —
@@ -29,36 +25,20 @@ export function SandboxCardForm<T>({
   submitLabel?: string;
   busyLabel?: string;
 }) {
-  const [number, setNumber] = useState('');
-  const [expiry, setExpiry] = useState('');
-  const [cvc, setCvc] = useState('');
+  const [card, setCard] = useState(emptyCardForm);
   const [errors, setErrors] = useState<Errors>({});
   const [busy, setBusy] = useState(false);
 
   async function submit() {
-    const date = parseCardExpiry(expiry);
-    const parsed = cardInputSchema.safeParse({
-      number,
-      expMonth: date?.expMonth ?? 0,
-      expYear: date?.expYear ?? 0,
-      cvc: cvc.trim(),
-    });
-    if (!parsed.success || !date) {
-      const next: Errors = {};
-      for (const issue of parsed.success ? [] : parsed.error.issues) {
-        const field =
-          issue.path[0] === 'expMonth' || issue.path[0] === 'expYear' ? 'expiry' : issue.path[0];
-        if (field === 'number' || field === 'expiry' || field === 'cvc')
-          next[field] ??= issue.message;
-      }
-      if (!date) next.expiry = cardMessages.expiry;
-      setErrors(next);
+    const read = readCardForm(card);
+    if (!read.ok) {
+      setErrors(read.errors);
       return;
     }
     setErrors({});
     setBusy(true);
     try {
-      const result = await save(parsed.data);
+      const result = await save(read.card);
       onSaved?.(result);
     } catch (error) {
       const fields = fieldErrorsOf(error);
@@ -78,32 +58,7 @@ export function SandboxCardForm<T>({
       <p id="card-form-sandbox" className="sandbox-note">
         {catalogueTexts.sandbox}
       </p>
-      <TextField
-        label="Card number"
-        inputMode="numeric"
-        autoComplete="cc-number"
-        value={number}
-        onChange={(event) => setNumber(event.target.value)}
-        error={errors.number}
-      />
-      <div className="card-form-row">
-        <TextField
-          label="Expiry (MM/YY)"
-          autoComplete="cc-exp"
-          placeholder="MM/YY"
-          value={expiry}
-          onChange={(event) => setExpiry(event.target.value)}
-          error={errors.expiry}
-        />
-        <TextField
-          label="Security code"
-          inputMode="numeric"
-          autoComplete="cc-csc"
-          value={cvc}
-          onChange={(event) => setCvc(event.target.value)}
-          error={errors.cvc}
-        />
-      </div>
+      <CardFields value={card} onChange={setCard} errors={errors} />
       {errors.form && (
         <p className="field-error" role="alert">
           {errors.form}
