@@ -9,8 +9,23 @@ const PASSWORD = 'a-long-password-1';
 describe('signing up', () => {
   const env = useServerAndBrowser();
 
+  // No service worker here: signing up is not about the offline shell, and a worker serving the
+  // redirect's page would pass it by page.route, letting 'Created!' vanish before it is read.
   async function visitor(): Promise<Page> {
-    return (await env.browser.newContext()).newPage();
+    return (await env.browser.newContext({ serviceWorkers: 'block' })).newPage();
+  }
+  /** Holds the page the signup redirects to until `release` is called. */
+  async function holdRedirect(page: Page, path: string): Promise<() => void> {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(
+      (url) => url.pathname === path,
+      async (route) => {
+        await held;
+        await route.continue();
+      },
+    );
+    return release;
   }
   const testimonials = (page: Page) =>
     page.getByRole('heading', { name: 'Trusted by small businesses across the US' });
@@ -65,12 +80,7 @@ describe('signing up', () => {
     await agree(page);
     // The redirect follows 'Created!' after 750 ms: hold its page back until the colour is read,
     // so a slow machine cannot navigate away mid-check.
-    let releaseRedirect = () => {};
-    const redirectHeld = new Promise<void>((resolve) => (releaseRedirect = resolve));
-    await page.route('**/dashboard/sites/create', async (route) => {
-      await redirectHeld;
-      await route.continue();
-    });
+    const releaseRedirect = await holdRedirect(page, '/dashboard/sites/create');
     await page.getByRole('button', { name: 'Create account' }).click();
     const created = page.getByRole('button', { name: signupMessages.created });
     await created.waitFor();
@@ -114,8 +124,10 @@ describe('signing up', () => {
     await first.getByLabel(/^Last name/).fill('Guardian');
     await first.getByLabel(/^Email \(optional\)/).fill('kit@guardian.example');
     await agree(page);
+    const releaseRedirect = await holdRedirect(page, '/dashboard');
     await page.getByRole('button', { name: 'Create account' }).click();
     await page.getByRole('button', { name: signupMessages.created }).waitFor();
+    releaseRedirect();
     await page.waitForURL((url) => url.pathname === '/dashboard');
     const user = await me(page);
     expect(user.view).toBe('customer');

@@ -12,6 +12,7 @@ import {
   logIn,
   startE2eServer,
   type E2eServer,
+  watchForButton,
 } from '../../scripts/e2e/harness.ts';
 
 const PASSWORD = 'a-long-password-1';
@@ -75,8 +76,9 @@ describe('the branded customer app', () => {
     await page.getByLabel('Last name', { exact: true }).fill('Runner');
     await page.getByRole('checkbox', { name: /terms of service/ }).check();
     await page.getByRole('checkbox', { name: /allow cookies/ }).check();
+    const sawCreated = await watchForButton(page, signupMessages.created);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('button', { name: signupMessages.created }).waitFor();
+    await sawCreated();
     await page.waitForURL((url) => url.pathname === `/dashboard-customer/${orgId}`);
 
     await logo().waitFor();

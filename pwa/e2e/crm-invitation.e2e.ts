@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { emailOutbox } from '@platform/schema/db';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
-import { demoLogins, logIn, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
+import {
+  demoLogins,
+  logIn,
+  useServerAndBrowser,
+  watchForButton,
+} from '../../scripts/e2e/harness.ts';
 
 const PASSWORD = 'a-long-password-1';
 
@@ -46,8 +51,9 @@ describe('an invited customer', () => {
     await visitor.getByLabel('Last name', { exact: true }).fill('Invited');
     await visitor.getByRole('checkbox', { name: /terms of service/ }).check();
     await visitor.getByRole('checkbox', { name: /allow cookies/ }).check();
+    const sawCreated = await watchForButton(visitor, signupMessages.created);
     await visitor.getByRole('button', { name: 'Create account' }).click();
-    await visitor.getByRole('button', { name: signupMessages.created }).waitFor();
+    await sawCreated();
     await visitor.waitForURL(
       (url) => url.pathname === `/dashboard-customer/${server.seed.zipperOrgId}`,
     );

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
-import { demoLogins, logIn, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
+import {
+  demoLogins,
+  logIn,
+  useServerAndBrowser,
+  watchForButton,
+} from '../../scripts/e2e/harness.ts';
 
 const PASSWORD = 'a-long-password-1';
 
@@ -38,8 +43,9 @@ describe('the first day', () => {
     await child.getByLabel(/^Last name/).fill('Parent');
     await page.getByRole('checkbox', { name: /terms of service/ }).check();
     await page.getByRole('checkbox', { name: /allow cookies/ }).check();
+    const sawCreated = await watchForButton(page, signupMessages.created);
     await page.getByRole('button', { name: 'Create account' }).click();
-    await page.getByRole('button', { name: signupMessages.created }).waitFor();
+    await sawCreated();
     await page.waitForURL((url) => url.pathname === `/dashboard-customer/${orgId()}`);
     await page.getByText('Powered by Coaching Platform').waitFor();
     // A parent's app offers no organisation to create and not itself to open.

@@ -6,7 +6,12 @@ import { orgFormat } from '@platform/schema/organizations/org-format';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { signupMessages } from '@platform/schema/auth/auth.messages';
 import { teamMessages } from '@platform/schema/team/team.messages';
-import { demoLogins, logIn, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
+import {
+  demoLogins,
+  logIn,
+  useServerAndBrowser,
+  watchForButton,
+} from '../../scripts/e2e/harness.ts';
 
 const EMPLOYEE = { email: 'fran.frontdesk@staff.example', first: 'Fran', last: 'Frontdesk' };
 const EMPLOYEE_NAME = `${EMPLOYEE.first} ${EMPLOYEE.last}`;
@@ -96,8 +101,9 @@ describe('the team', () => {
     await employee.getByLabel('Last name', { exact: true }).fill(EMPLOYEE.last);
     await employee.getByRole('checkbox', { name: /terms of service/ }).check();
     await employee.getByRole('checkbox', { name: /allow cookies/ }).check();
+    const sawCreated = await watchForButton(employee, signupMessages.created);
     await employee.getByRole('button', { name: 'Create account' }).click();
-    await employee.getByRole('button', { name: signupMessages.created }).waitFor();
+    await sawCreated();
 
     // Back on the invitation, signed in as the invited address.
     await employee.getByRole('button', { name: 'Join Zipper Fitness' }).click();

@@ -7,7 +7,9 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['**/*.e2e.ts'],
     environment: 'node',
-    testTimeout: 60_000,
+    // CI machines have run these three to four times slower than a quiet one: a test is given
+    // room for that, and a hang still ends it.
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['./global-setup.ts'],

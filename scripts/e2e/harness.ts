@@ -65,9 +65,15 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** A persistent profile: installability and service workers behave as for a real user. */
-export async function launchPersistent(): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+export async function launchPersistent(): Promise<{
+  context: BrowserContext;
+  close: () => Promise<void>;
+}> {
   const dir = mkdtempSync(path.join(tmpdir(), 'e2e-profile-'));
-  const context = await chromium.launchPersistentContext(dir, { executablePath: chromiumPath, args: chromiumArgs });
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: chromiumPath,
+    args: chromiumArgs,
+  });
   return {
     context,
     close: async () => {
@@ -78,7 +84,12 @@ export async function launchPersistent(): Promise<{ context: BrowserContext; clo
 }
 
 /** Logs in through the real page, as a person would. */
-export async function logIn(page: Page, baseUrl: string, email: string, password = DEMO_PASSWORD): Promise<void> {
+export async function logIn(
+  page: Page,
+  baseUrl: string,
+  email: string,
+  password = DEMO_PASSWORD,
+): Promise<void> {
   await page.goto(`${baseUrl}/auth/login`);
   await page.getByLabel(/username or email/i).fill(email);
   await page.getByLabel(/^password$/i).fill(password);
@@ -100,4 +111,33 @@ export function useServerAndBrowser(env: Record<string, string> = {}) {
     await context.server?.close();
   });
   return context;
+}
+
+/**
+ * Resolves once a button reading exactly `text` has been on the page — even if it was there
+ * only for a moment before a navigation took the page away (signup's 'Created!' shows for
+ * 750 ms; a loaded machine can miss it by polling). Call it before the action
+ * that shows it; await what it returns after.
+ */
+export async function watchForButton(page: Page, text: string): Promise<() => Promise<void>> {
+  const binding = `__sawButton${Math.random().toString(36).slice(2)}`;
+  let saw = () => {};
+  const seen = new Promise<void>((resolve) => (saw = resolve));
+  await page.exposeFunction(binding, () => saw());
+  const observe = ({ binding, text }: { binding: string; text: string }) => {
+    const report = (window as unknown as Record<string, () => void>)[binding];
+    const check = () => {
+      const buttons = Array.from(document.querySelectorAll('button'));
+      if (buttons.some((button) => button.textContent?.trim() === text)) report?.();
+    };
+    new MutationObserver(check).observe(document, {
+      subtree: true,
+      childList: true,
+      characterData: true,
+    });
+    check();
+  };
+  await page.addInitScript(observe, { binding, text });
+  await page.evaluate(observe, { binding, text });
+  return () => seen;
 }
