@@ -7,6 +7,7 @@ export default defineConfig({
     './schema/src/db/replicated-tables.ts',
     './schema/src/db/payment-tables.ts',
     './schema/src/db/invite-tables.ts',
+    './schema/src/db/credit-tables.ts',
   ],
   out: './schema/drizzle',
 });

@@ -84,6 +84,12 @@ describe('buying in the customer app', () => {
       const receipts = page.getByRole('region', { name: 'Receipts' });
       await receipts.getByRole('heading', { name: '10-class pack — $150.00' }).waitFor();
       await receipts.getByRole('heading', { name: 'Unlimited membership — $141.10' }).waitFor();
+      // The pack's punch card came with the payment (decision 0062).
+      const credits = page.getByRole('region', { name: 'Credits' });
+      await credits.getByRole('listitem').filter({ hasText: 'Classes' }).waitFor();
+      expect(await credits.getByRole('listitem').first().innerText()).toContain(
+        '10 of 10 credits left',
+      );
     };
     await history(90_000);
     await page.getByRole('status').filter({ hasText: 'Synced' }).waitFor({ timeout: 20_000 });

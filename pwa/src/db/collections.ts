@@ -106,6 +106,11 @@ export const replicatedDefinitions: {
     replicatedCollections.invoices.schema,
     rxSchemaOf('invoices'),
   ),
+  credits: defineCollection(
+    localNameOf('credits'),
+    replicatedCollections.credits.schema,
+    rxSchemaOf('credits'),
+  ),
 };
 
 export const rejectionsDefinition = defineCollection(

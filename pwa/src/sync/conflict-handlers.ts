@@ -25,6 +25,8 @@ const merges: { [N in CollectionName]: Merge<DocOf<N>> } = {
   products: (master) => master,
   purchases: (master) => master,
   invoices: (master) => master,
+  // A ledger, read-only on devices (decision 0062).
+  credits: (master) => master,
 };
 
 /**

@@ -60,12 +60,12 @@ describe('who replicates what (DESIGN.md How data flows 4)', () => {
     expect(accessTo('time-entries', claimed)?.clockMovesOnly).toBe(true);
   });
 
-  it('gives the catalogue to everyone in the organisation, read-only, and purchases to their family or staff who sell', () => {
+  it('gives the catalogue to everyone in the organisation, read-only, and purchases and credits to their family or staff who sell', () => {
     const readAll = { reach: 'all', writable: false };
     for (const viewer of [staff([]), staff(['manage-point-of-sale']), customer]) {
       expect(accessTo('products', viewer)).toEqual(readAll);
     }
-    for (const name of ['purchases', 'invoices'] as const) {
+    for (const name of ['purchases', 'invoices', 'credits'] as const) {
       expect(accessTo(name, staff(['manage-point-of-sale']))).toEqual(readAll);
       // Staff without the claim see no one's purchases, not even by holding other claims.
       expect(accessTo(name, staff(['view-customers', 'manage-products']))).toBeNull();

@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import { bookingDocSchema } from '../bookings/booking.zod.ts';
 import { orgBrandingDocSchema } from '../branding/branding.zod.ts';
 import { customerNoteDocSchema } from '../crm/customer-note.zod.ts';
+import { creditDocSchema } from '../payments/credit-doc.zod.ts';
 import { productDocSchema } from '../payments/product-doc.zod.ts';
 import { invoiceDocSchema, purchaseDocSchema } from '../payments/purchase-docs.zod.ts';
 import { rosterItemDocSchema } from '../roster/roster-item.zod.ts';
@@ -22,6 +23,8 @@ export const replicatedCollections = {
   products: { schema: productDocSchema, version: 0, indexes: [] },
   purchases: { schema: purchaseDocSchema, version: 0, indexes: ['customerUserId'] },
   invoices: { schema: invoiceDocSchema, version: 0, indexes: ['customerUserId'] },
+  // Punch-card credits, a ledger read-only on devices (decision 0062).
+  credits: { schema: creditDocSchema, version: 0, indexes: ['customerUserId'] },
 } as const satisfies Record<
   string,
   { schema: z.ZodObject; version: number; indexes: readonly string[] }

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import {
   chargeFlowMessages,
+  punchCardToggle,
   type ProrationMode,
 } from '@platform/schema/payments/charge-flow.rules';
 import { orgFormat } from '@platform/schema/organizations/org-format';
@@ -19,6 +20,7 @@ import type { Db, Tx } from '../db/open-database.ts';
 import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { notifyChange } from '../sync/change-feed.ts';
+import { issueCreditsForInvoice } from './credits.service.ts';
 import * as repo from './payments.repository.ts';
 import { findSubscription, setProcessorSubscriptionId } from './subscriptions.repository.ts';
 
@@ -179,7 +181,8 @@ export async function totalCharge(db: Db | Tx, request: TotalRequest, now = new 
     priceMinor,
     startDate: request.startDate,
     prorationMode: request.prorationMode,
-    issuePunchCard: request.issuePunchCard,
+    // What the sale will give: the toggle counts only where a punch card can be issued (§5).
+    issuePunchCard: punchCardToggle(product).issues(request.issuePunchCard),
     totals,
     totalMinor: totals.total,
     createdByUserId: request.actorUserId,
@@ -384,6 +387,8 @@ export async function runCharge(
     // was a tombstone nobody needed to be told about.
     const buyer = { orgId: invoice.orgId, ownerIds: [invoice.customerUserId] };
     if (subscriptionId) await notifyChange(tx, { collection: 'purchases', ...buyer });
+    // A punch card's credits, given with the payment that bought them (decision 0062).
+    await issueCreditsForInvoice(tx, invoice, product);
     await notifyChange(tx, { collection: 'invoices', ...buyer });
     // The receipt (email and push) is background work: queued only if the payment is kept.
     await request.jobs?.enqueue(

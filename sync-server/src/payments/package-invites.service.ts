@@ -211,7 +211,8 @@ export async function sendPackageInvite(
         priceMinor,
         startDate: input.startDate,
         prorationMode: 'charge-prorated',
-        issuePunchCard: false,
+        // An invitation to a punch card gives its credits once paid (decision 0062).
+        issuePunchCard: true,
       },
       now,
     );
@@ -495,7 +496,8 @@ export async function acceptPackageInvite(
         priceMinor: invite.priceMinor,
         startDate: invite.startDate && invite.startDate > today ? invite.startDate : null,
         prorationMode: 'charge-prorated',
-        issuePunchCard: false,
+        // An invitation to a punch card gives its credits once paid (decision 0062).
+        issuePunchCard: true,
       },
       now,
     );

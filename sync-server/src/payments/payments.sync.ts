@@ -1,4 +1,5 @@
-import type { invoices, products, subscriptions } from '@platform/schema/db';
+import type { invoices, products, punchCardCredits, subscriptions } from '@platform/schema/db';
+import type { CreditDoc } from '@platform/schema/payments/credit-doc.zod';
 import type { ProductDoc } from '@platform/schema/payments/product-doc.zod';
 import type { InvoiceDoc, PurchaseDoc } from '@platform/schema/payments/purchase-docs.zod';
 import type { WireDoc } from '../sync/collection-definition.ts';
@@ -7,11 +8,13 @@ import { productView } from './catalogue.service.ts';
 // The replication registry (sync/collections) reads stored payment rows as documents through
 // here: the catalogue (`products`) and what was bought (`purchases`, `invoices`). All three are
 // read-only on devices (decision 0058); their rows are written by catalogue.service.ts and
-// charge.service.ts, which announce each change.
+// charge.service.ts, which announce each change. Punch-card credits (`credits`, decision 0062)
+// are written by credits.service.ts.
 
 type ProductRow = typeof products.$inferSelect;
 type SubscriptionRow = typeof subscriptions.$inferSelect;
 type InvoiceRow = typeof invoices.$inferSelect;
+type CreditRow = typeof punchCardCredits.$inferSelect;
 
 /** An archived product is no longer offered: every device drops it (a tombstone). */
 export function productToDoc(row: ProductRow): WireDoc<ProductDoc> {
@@ -69,5 +72,23 @@ export function invoiceToDoc(row: InvoiceRow): WireDoc<InvoiceDoc> {
     })),
     updatedAt: row.updatedAt.toISOString(),
     _deleted: row.deleted || row.status !== 'paid',
+  };
+}
+
+/** A punch-card ledger row (decision 0062); rows are never changed, only added. */
+export function creditToDoc(row: CreditRow): WireDoc<CreditDoc> {
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    customerUserId: row.customerUserId,
+    productId: row.productId,
+    productName: row.productName,
+    groupId: row.groupId,
+    groupName: row.groupName,
+    delta: row.delta,
+    reason: row.reason,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    _deleted: row.deleted,
   };
 }

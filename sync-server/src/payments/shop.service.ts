@@ -208,7 +208,9 @@ export async function shopBuy(
           priceMinor,
           startDate: null,
           prorationMode: 'charge-prorated',
-          issuePunchCard: false,
+          // A punch card bought in the Shop comes with its credits (decision 0062); the
+          // charge gives them only where the product has punch-card groups.
+          issuePunchCard: true,
         },
         now,
       );

@@ -41,6 +41,26 @@ export async function totalOrder(
   });
 }
 
+/** A card saved for the customer through the sandbox, as the charge desk saves one. */
+export async function saveTestCard(
+  db: Db,
+  owner: { orgId: string; userId: string },
+  number = '4242 4242 4242 4242',
+) {
+  const saved = await sandboxProcessor(db).saveCard({
+    orgId: owner.orgId,
+    userId: owner.userId,
+    card: { kind: 'card-number', number, expMonth: 12, expYear: 2030, cvc: '123' },
+  });
+  if (!saved.ok) throw new Error(saved.message);
+  const [method] = await db
+    .insert(paymentMethods)
+    .values({ orgId: owner.orgId, userId: owner.userId, processor: 'sandbox', ...saved.card })
+    .returning();
+  if (!method) throw new Error('The card was not kept.');
+  return method.id;
+}
+
 /** Staff sell the product to the customer with the sandbox's succeeding card (spec §4). */
 export async function sellWithTestCard(
   db: Db,
@@ -48,25 +68,9 @@ export async function sellWithTestCard(
   customerUserId: string,
   productId: string,
 ) {
-  const processor = sandboxProcessor(db);
-  const saved = await processor.saveCard({
-    orgId: staff.orgId,
-    userId: customerUserId,
-    card: {
-      kind: 'card-number',
-      number: '4242 4242 4242 4242',
-      expMonth: 12,
-      expYear: 2030,
-      cvc: '123',
-    },
-  });
-  if (!saved.ok) throw new Error(saved.message);
-  const [method] = await db
-    .insert(paymentMethods)
-    .values({ orgId: staff.orgId, userId: customerUserId, processor: 'sandbox', ...saved.card })
-    .returning();
-  const { invoiceId } = await totalOrder(db, staff, customerUserId, productId, method!.id);
-  const result = await runCharge(db, processor, { orgId: staff.orgId, invoiceId });
+  const methodId = await saveTestCard(db, { orgId: staff.orgId, userId: customerUserId });
+  const { invoiceId } = await totalOrder(db, staff, customerUserId, productId, methodId);
+  const result = await runCharge(db, sandboxProcessor(db), { orgId: staff.orgId, invoiceId });
   if (!result.valid) throw new Error(result.message);
   return { invoiceId, subscriptionId: result.subscriptionId };
 }

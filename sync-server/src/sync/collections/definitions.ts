@@ -4,6 +4,7 @@ import {
   invoices,
   orgBranding,
   products,
+  punchCardCredits,
   rosterItems,
   subscriptions,
   timeEntries,
@@ -21,7 +22,12 @@ import {
   writeTimeEntries,
 } from '../../time-tracking/time-entries.service.ts';
 import { limitToClockMoves } from '../../kiosk/kiosk-writes.ts';
-import { invoiceToDoc, productToDoc, purchaseToDoc } from '../../payments/payments.sync.ts';
+import {
+  creditToDoc,
+  invoiceToDoc,
+  productToDoc,
+  purchaseToDoc,
+} from '../../payments/payments.sync.ts';
 import type { Actor, Scope } from '../actor.ts';
 import type { AnyReplicatedCollection, RuleError } from '../collection-definition.ts';
 
@@ -133,5 +139,15 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     scopeFor: scopeOf('invoices'),
     toDoc: invoiceToDoc,
     writeBatch: readOnly('Invoices are written by charges.'),
+  },
+  credits: {
+    name: 'credits',
+    docSchema: replicatedCollections.credits.schema,
+    table: punchCardCredits,
+    ownerColumn: punchCardCredits.customerUserId,
+    ownerOf: (doc: { customerUserId: string }) => doc.customerUserId,
+    scopeFor: scopeOf('credits'),
+    toDoc: creditToDoc,
+    writeBatch: readOnly('Credits change only through a purchase, an import or a booking.'),
   },
 };

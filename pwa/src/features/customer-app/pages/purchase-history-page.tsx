@@ -14,6 +14,7 @@ import { failureText } from '../../../lib/request-failure.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
 import { cancelSubscription } from '../api/shop.ts';
+import { CreditBalances, useCreditBalances } from '../components/credit-balances.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
 import { purchaseStatusLabels } from '../shop-texts.ts';
 import { useCustomerApp } from '../use-customer-app.ts';
@@ -31,6 +32,7 @@ export function PurchaseHistoryPage() {
   const purchases = useLiveQuery(db, 'purchases', { selector: { orgId: scope } });
   const invoices = useLiveQuery(db, 'invoices', { selector: { orgId: scope } });
   const roster = useLiveQuery(db, 'roster', { selector: { orgId: scope } });
+  const credits = useCreditBalances(db, scope);
   const [cancelling, setCancelling] = useState<PurchaseDoc | null>(null);
 
   const names = useMemo(() => {
@@ -70,13 +72,14 @@ export function PurchaseHistoryPage() {
       <h1>Purchase history</h1>
       {loading ? (
         <p role="status">Loading your purchases…</p>
-      ) : subscriptions.length === 0 && receipts.length === 0 ? (
+      ) : subscriptions.length === 0 && receipts.length === 0 && credits.balances.length === 0 ? (
         <EmptyState title="No purchases yet" action={{ label: 'Back to the dashboard', to: home }}>
           When you or your children buy something from {orgName ?? 'your organization'}, the receipt
           appears here — also without a connection.
         </EmptyState>
       ) : (
         <>
+          <CreditBalances balances={credits.balances} who={who} />
           {subscriptions.length > 0 && (
             <section aria-labelledby="ph-subscriptions">
               <h2 id="ph-subscriptions">Subscriptions</h2>
