@@ -162,6 +162,7 @@ describe('charging a customer', () => {
     const dialog = page.getByRole('dialog', { name: 'Charge product or subscription' });
     await dialog.getByLabel('Product').waitFor();
     await chooseProduct(dialog, '10-class pack');
+    await dialog.getByRole('switch', { name: 'Issue punch card credits' }).check();
     await addCard(dialog, '4242 4242 4242 4242');
     await dialog.getByRole('button', { name: 'Continue' }).click();
     await dialog.getByRole('button', { name: 'Run charge' }).click();
@@ -189,6 +190,17 @@ describe('charging a customer', () => {
       .reduce((sum, c) => sum + c.amountMinor, 0);
     const money = `$${(total / 100).toFixed(2).replace(/\B(?=(\d{3})+(?!\d))/g, ',')}`;
     await table.getByRole('row', { name: new RegExp(`Total today\\s+\\${money}`) }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // The punch card's credits reach Pat's profile by replication (decision 0062).
+    await page.goto(`${env.server.url}/dashboard/crm`);
+    await page
+      .getByRole('table', { name: 'Customers' })
+      .getByRole('link', { name: 'Pat Parent' })
+      .click();
+    const credits = page.getByRole('region', { name: 'Credits' });
+    await credits.getByRole('listitem').filter({ hasText: 'Classes' }).waitFor({ timeout: 60_000 });
+    expect(await credits.innerText()).toContain('10 of 10 credits left');
     expect(await axeViolations(page)).toEqual([]);
     await page.context().close();
   });

@@ -10,6 +10,7 @@ import { ManageGuardiansDialog } from '../../features/families/components/manage
 import { ChargeDialog } from '../../features/products/components/charge-dialog.tsx';
 import { InviteProductPart } from '../../features/products/components/invite-product-part.tsx';
 import { PendingInvites } from '../../features/products/components/pending-invites.tsx';
+import { CustomerCredits } from '../../features/products/components/customer-credits.tsx';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
 import { useSignedInUser } from '../../lib/current-user.ts';
 import { useOnlineStatus } from '../../lib/online-status.ts';
@@ -76,6 +77,8 @@ export function CrmCustomerProfile() {
             pendingInvites: (customer: CrmCustomer) => (
               <PendingInvites rosterId={customer.rosterId} />
             ),
+            credits: (customer: CrmCustomer) =>
+              user.org && <CustomerCredits orgId={user.org.id} customerUserId={customer.userId} />,
           }
         : {})}
     />

@@ -28,6 +28,8 @@ type Props = {
   productPart?: (customer: CrmCustomer) => ProductPart;
   /** The customer's open invitations to products (features/products, via app/). */
   pendingInvites?: (customer: CrmCustomer) => ReactNode;
+  /** The customer's punch-card credits (features/products, via app/), from the device. */
+  credits?: (customer: CrmCustomer) => ReactNode;
   /** Shown for an id this organisation does not have (never another organisation's data). */
   notFound: ReactNode;
 };
@@ -113,6 +115,7 @@ export function CustomerProfilePage(props: Props) {
         </dl>
       </section>
       {profile && !profile.externalPayments && props.pendingInvites?.(customer)}
+      {props.credits?.(customer)}
       {profile && <CustomerFamily profile={profile} actions={familyActions(customer, reload)} />}
       <CustomerTags tags={item.tags} onSave={local.saveTags} canSave suggestions={orgTags} />
       <CustomerNotes notes={local.notes} onAdd={local.addNote} canSave />

@@ -6,6 +6,7 @@ import {
   type PurchaseDoc,
 } from '@platform/schema/payments/purchase-docs.zod';
 import { rosterItemDocSchema } from '@platform/schema/roster/roster-item.zod';
+import { CreditBalances, useCreditBalances } from '../../../components/credit-balances.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
@@ -14,7 +15,6 @@ import { failureText } from '../../../lib/request-failure.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
 import { cancelSubscription } from '../api/shop.ts';
-import { CreditBalances, useCreditBalances } from '../components/credit-balances.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
 import { purchaseStatusLabels } from '../shop-texts.ts';
 import { useCustomerApp } from '../use-customer-app.ts';

@@ -1,15 +1,24 @@
-import { useMemo } from 'react';
+import { useId, useMemo } from 'react';
 import {
   creditBalances,
   creditDocSchema,
   type CreditBalance,
 } from '@platform/schema/payments/credit-doc.zod';
-import type { AccountDatabase } from '../../../db/database.ts';
-import { useLiveQuery } from '../../../db/use-live-query.ts';
+import type { AccountDatabase } from '../db/database.ts';
+import { useLiveQuery } from '../db/use-live-query.ts';
 
-/** The family's punch-card balances in one organisation, from the device (decision 0062). */
-export function useCreditBalances(db: AccountDatabase | null, orgId: string) {
-  const credits = useLiveQuery(db, 'credits', { selector: { orgId } });
+/**
+ * Punch-card balances from the device (decision 0062): the family's in one organisation, or one
+ * customer's when `customerUserId` is given (staff who sell replicate everyone's).
+ */
+export function useCreditBalances(
+  db: AccountDatabase | null,
+  orgId: string,
+  customerUserId?: string,
+) {
+  const credits = useLiveQuery(db, 'credits', {
+    selector: customerUserId ? { orgId, customerUserId } : { orgId },
+  });
   const balances = useMemo(
     () =>
       creditBalances(
@@ -26,16 +35,17 @@ export function useCreditBalances(db: AccountDatabase | null, orgId: string) {
 /** "Classes — 7 of 10 left", per person and punch-card group. */
 export function CreditBalances({
   balances,
-  who,
+  who = () => null,
 }: {
   balances: CreditBalance[];
   /** The person's name when it is not the viewer's own balance. */
-  who: (userId: string) => string | null;
+  who?: (userId: string) => string | null;
 }) {
+  const headingId = useId();
   if (balances.length === 0) return null;
   return (
-    <section aria-labelledby="ph-credits">
-      <h2 id="ph-credits">Credits</h2>
+    <section aria-labelledby={headingId}>
+      <h2 id={headingId}>Credits</h2>
       <ul className="purchases">
         {balances.map((balance) => (
           <li key={`${balance.customerUserId}:${balance.groupId}`} className="shop-item">
