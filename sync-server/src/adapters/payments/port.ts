@@ -72,11 +72,28 @@ export interface PaymentProcessor {
     orgId: string;
     userId: string;
     card: CardToSave;
+    /**
+     * Ask the card's bank now whether it may be charged later (a card on file, which nobody is
+     * present for when it is charged): a card the bank declines is refused here. Stripe checks
+     * every card it attaches; the sandbox only when asked, so a declined test card can still be
+     * kept to show a declined charge.
+     */
+    verify?: boolean;
   }): Promise<{ ok: true; card: StoredCard } | { ok: false; message: string }>;
   /** Charges once per idempotency key, whatever happens to the caller in between. */
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   /** Starts the processor's subscription for the renewals; once per idempotency key. */
   startSubscription(request: SubscriptionRequest): Promise<{ processorSubscriptionId: string }>;
+  /**
+   * The processor's subscription renews with this card from now on — a failed renewal's next
+   * retry included (decision 0062). Asking twice is harmless.
+   */
+  useCardForSubscription(input: {
+    orgId: string;
+    userId: string;
+    processorSubscriptionId: string;
+    processorPaymentMethodId: string;
+  }): Promise<void>;
   /** The subscription ends when its paid period does; nothing more is charged. */
   cancelSubscriptionAtPeriodEnd(input: {
     orgId: string;
