@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { cardInputSchema, paymentMethodSchema, totaledInvoiceSchema } from './charge.zod.ts';
 import { cardOnFileSchema } from './purchase-docs.zod.ts';
 import { MAX_AMOUNT_MINOR } from './money.ts';
+import { processorKindSchema } from './processor.zod.ts';
 
 /**
  * The customer's side of buying (spec §2 Shop, Purchase history; issue 15): a quote before
@@ -48,7 +49,7 @@ export const shopQuoteSchema = z.object({
   totals: totaledInvoiceSchema,
   couponName: z.string().nullable(),
   paymentMethods: z.array(paymentMethodSchema),
-  processor: z.enum(['sandbox', 'stripe']),
+  processor: processorKindSchema,
   currency: z.string(),
 });
 export type ShopQuote = z.infer<typeof shopQuoteSchema>;

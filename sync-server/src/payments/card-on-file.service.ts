@@ -1,6 +1,7 @@
 import { cardName } from '@platform/schema/payments/card-on-file.rules';
 import { shopMessages, type ReplaceCardResponse } from '@platform/schema/payments/shop.zod';
 import type { Mailer } from '../adapters/mailer/port.ts';
+import { requirePaymentProcessing } from '../adapters/payments/none.ts';
 import type { CardToSave, PaymentProcessor } from '../adapters/payments/port.ts';
 import type { Db } from '../db/open-database.ts';
 import { notifyChange } from '../sync/change-feed.ts';
@@ -22,7 +23,7 @@ export async function replaceCardOnFile(
   toSave: CardToSave,
 ): Promise<ReplaceCardResponse> {
   const { db } = deps;
-  const { processor } = deps;
+  const processor = requirePaymentProcessing(deps.processor);
   const saved = await processor.saveCard({
     orgId: buyer.orgId,
     userId: buyer.userId,

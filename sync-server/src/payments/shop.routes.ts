@@ -11,6 +11,7 @@ import {
   shopQuoteRequestSchema,
   shopQuoteSchema,
 } from '@platform/schema/payments/shop.zod';
+import { requirePaymentProcessing } from '../adapters/payments/none.ts';
 import { addressSubject, enforce, type RateRule } from '../rate-limits/rate-limits.ts';
 import { sessionFirst } from '../plugins/session.ts';
 import { replaceCardOnFile } from './card-on-file.service.ts';
@@ -63,6 +64,7 @@ export async function shopRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const buyer = await requireBuyer(app.db, request, request.body.orgId);
+      requirePaymentProcessing(app.paymentProcessor);
       await enforce(
         app.db,
         request.body.card
@@ -83,6 +85,7 @@ export async function shopRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const buyer = await requireBuyer(app.db, request, request.body.orgId);
+      requirePaymentProcessing(app.paymentProcessor);
       await enforce(app.db, cardLimits(buyer.actorUserId, request.ip));
       const { body } = request;
       return replaceCardOnFile(

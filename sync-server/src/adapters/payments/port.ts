@@ -1,10 +1,12 @@
 import type { RecurringSchedule } from '@platform/schema/payments/billing-calendar';
+import type { ProcessorKind } from '@platform/schema/payments/processor.zod';
 import type { DayKey } from '@platform/schema/time-tracking/org-calendar';
 
 /**
  * The PaymentProcessor port (DESIGN.md ports; issue 15): every card and every charge goes
  * through it. Two adapters: the sandbox (the embedded default, its state in our own database)
- * and Stripe (selected by STRIPE_SECRET_KEY; decision 0057).
+ * and Stripe (selected by STRIPE_SECRET_KEY; decision 0057) — and a third that takes nothing,
+ * for a deployment with PAYMENT_PROCESSOR=none (none.ts, decision 0061).
  *
  * A charge carries an idempotency key: asking again with the same key answers the first
  * outcome and never charges again — the one property the charge service relies on to make a
@@ -64,7 +66,7 @@ export type SubscriptionRequest = {
 };
 
 export interface PaymentProcessor {
-  readonly kind: 'sandbox' | 'stripe';
+  readonly kind: ProcessorKind;
   /** The product at the processor (spec §3 stripeProductId). */
   createProduct(input: { orgId: string; productId: string; name: string }): Promise<string>;
   /** Keeps a card for later charges; a card the processor refuses says why. */
