@@ -110,6 +110,9 @@ describe.each(testDatabaseKinds)('without a payment processor on %s', (kind) => 
     });
     expect(invite.statusCode, invite.body).toBe(200);
     expect(invite.json()).toMatchObject({ processor: 'none', status: 'pending' });
+    expect((await call(owner, 'GET', '/api/subscriptions')).json()).toMatchObject({
+      processor: 'none',
+    });
   });
 
   it('answers every money route with the spec’s text, and writes nothing', async () => {
