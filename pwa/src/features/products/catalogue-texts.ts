@@ -42,4 +42,6 @@ export const catalogueTexts = {
   emptyCoupons: 'No coupons yet.',
   sandbox:
     'Sandbox: payments here are practice. No card is charged and only test cards work (4242 4242 4242 4242).',
+  noProcessor:
+    'A new product is created at the payment processor first, so none can be created for now. Products offered before can still be changed, archived and recorded as paid outside the platform.',
 } as const;
