@@ -55,12 +55,7 @@ export function ReplaceCardDialog({ orgId, onClose }: { orgId: string; onClose: 
     <Modal open onOpenChange={(open) => !open && onClose()} title="Replace card">
       {processor === 'none' ? (
         <div className="checkout">
-          <NoProcessorNotice />
-          <div className="button-row">
-            <button type="button" className="button" onClick={onClose}>
-              Close
-            </button>
-          </div>
+          <NoProcessorNotice onClose={onClose} />
         </div>
       ) : (
         <form className="checkout" onSubmit={(event) => void save(event)} noValidate>

@@ -169,12 +169,7 @@ function ChargeFlow({
   if (context.processor === 'none') {
     return (
       <div className="charge-flow">
-        <NoProcessorNotice />
-        <div className="button-row">
-          <button type="button" className="button" onClick={onClose}>
-            Close
-          </button>
-        </div>
+        <NoProcessorNotice onClose={onClose} />
       </div>
     );
   }
