@@ -90,7 +90,11 @@ export async function buildApp(deps: AppDeps) {
   await app.register(dbPlugin, { database: deps.database });
   app.decorate(
     'paymentProcessor',
-    deps.paymentProcessor ?? createPaymentProcessor(deps.config.stripe, deps.database.db),
+    deps.paymentProcessor ??
+      createPaymentProcessor(
+        { processor: deps.config.paymentProcessor, stripe: deps.config.stripe },
+        deps.database.db,
+      ),
   );
   await app.register(jobsPlugin, { settings: deps.jobs ?? {} });
   app.decorate('mailer', new QueuedMailer(deps.database.db, app.jobs, mailTransport.kind));

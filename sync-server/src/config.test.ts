@@ -71,6 +71,32 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ ...test, ...stripe, STRIPE_API_BASE: 'ftp://x' })).toThrow(ConfigError);
   });
 
+  it('names the processor with PAYMENT_PROCESSOR: stripe with a key, else the sandbox, or none (decision 0061)', () => {
+    const test = { NODE_ENV: 'test' as const, SESSION_SECRET: 'x'.repeat(40) };
+    const stripe = { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+    expect(loadConfig(test).paymentProcessor).toBe('sandbox');
+    expect(loadConfig({ ...test, ...stripe }).paymentProcessor).toBe('stripe');
+    expect(loadConfig({ ...test, PAYMENT_PROCESSOR: 'sandbox' }).paymentProcessor).toBe('sandbox');
+    expect(loadConfig({ ...test, PAYMENT_PROCESSOR: 'none' })).toMatchObject({
+      paymentProcessor: 'none',
+      stripe: null,
+    });
+    expect(loadConfig({ ...test, ...stripe, PAYMENT_PROCESSOR: 'stripe' }).stripe?.secretKey).toBe(
+      'sk_test_abc',
+    );
+    expect(() => loadConfig({ ...test, PAYMENT_PROCESSOR: 'stripe' })).toThrow(
+      /^ {2}PAYMENT_PROCESSOR: stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/m,
+    );
+    for (const other of ['sandbox', 'none']) {
+      expect(() => loadConfig({ ...test, ...stripe, PAYMENT_PROCESSOR: other })).toThrow(
+        new RegExp(`^ {2}STRIPE_SECRET_KEY: only read with PAYMENT_PROCESSOR=stripe, not ${other}`, 'm'),
+      );
+    }
+    expect(() => loadConfig({ ...test, PAYMENT_PROCESSOR: 'paypal' })).toThrow(
+      /^ {2}PAYMENT_PROCESSOR: PAYMENT_PROCESSOR must be sandbox, stripe or none$/m,
+    );
+  });
+
   describe('TRUST_PROXY (which proxies may name the client address)', () => {
     const base = { NODE_ENV: 'test' as const, SESSION_SECRET: 'x'.repeat(40) };
     it('trusts no proxy unless told, so X-Forwarded-For is ignored', () => {

@@ -4,11 +4,9 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { pushEnvShape, resolvePushConfig, type PushConfig } from './adapters/notifier/push-config.ts';
-import {
-  resolveStripeConfig,
-  stripeEnvShape,
-  type StripeConfig,
-} from './adapters/payments/stripe-config.ts';
+import type { ProcessorKind } from '@platform/schema/payments/processor.zod';
+import { paymentEnvShape, resolvePaymentConfig } from './adapters/payments/payment-config.ts';
+import type { StripeConfig } from './adapters/payments/stripe-config.ts';
 import { devToolsEnvShape, resolveDevTools } from './dev-tools/dev-tools.config.ts';
 
 const trustProxyMessage =
@@ -66,7 +64,7 @@ const envSchema = z.object({
   TRUST_PROXY: trustProxySchema,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   ...pushEnvShape,
-  ...stripeEnvShape,
+  ...paymentEnvShape,
   ...devToolsEnvShape,
 });
 
@@ -83,7 +81,9 @@ export type Config = {
   mailFrom: string;
   google: { clientId: string | undefined; jwksUrl: string };
   push: PushConfig;
-  /** The payment processor: Stripe's settings, or null for the sandbox (decision 0057). */
+  /** Which processor takes cards (PAYMENT_PROCESSOR, decision 0061). */
+  paymentProcessor: ProcessorKind;
+  /** Stripe's settings when it is the processor, otherwise null (decision 0057). */
   stripe: StripeConfig;
   /** /dev/* and /api/dev/* exist (dev-tools/dev-tools.config.ts says when they may). */
   devTools: boolean;
@@ -113,8 +113,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const push = resolvePushConfig(e, { env: e.NODE_ENV, dataDir });
   if (!push.ok) throw new ConfigError(`Invalid configuration:\n${push.problems.map((p) => `  ${p}`).join('\n')}`);
-  const stripe = resolveStripeConfig(e);
-  if (!stripe.ok) throw new ConfigError(`Invalid configuration:\n${stripe.problems.map((p) => `  ${p}`).join('\n')}`);
+  const payments = resolvePaymentConfig(e);
+  if (!payments.ok) throw new ConfigError(`Invalid configuration:\n${payments.problems.map((p) => `  ${p}`).join('\n')}`);
   const devTools = resolveDevTools(e, { rawNodeEnv: env.NODE_ENV, publicUrl });
   if (!devTools.ok) throw new ConfigError(`Invalid configuration:\n${devTools.problems.map((p) => `  ${p}`).join('\n')}`);
   return {
@@ -130,7 +130,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mailFrom: e.MAIL_FROM,
     google: { clientId: e.GOOGLE_CLIENT_ID, jwksUrl: e.GOOGLE_JWKS_URL },
     push: push.config,
-    stripe: stripe.config,
+    paymentProcessor: payments.config.processor,
+    stripe: payments.config.stripe,
     devTools: devTools.enabled,
     pwaDist: path.resolve(e.PWA_DIST ?? path.join(import.meta.dirname, '../../pwa/dist')),
     trustProxy: e.TRUST_PROXY,

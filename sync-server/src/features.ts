@@ -11,6 +11,7 @@ import { chargeRoutes } from './payments/charge.routes.ts';
 import { packageInviteRoutes } from './payments/package-invite.routes.ts';
 import { paymentsRoutes } from './payments/routes.ts';
 import { shopRoutes } from './payments/shop.routes.ts';
+import { subscriptionsOverviewRoutes } from './payments/subscriptions-overview.routes.ts';
 import { stripeWebhookRoutes } from './payments/webhook.routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
@@ -37,5 +38,6 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(chargeRoutes);
   await app.register(packageInviteRoutes);
   await app.register(shopRoutes);
+  await app.register(subscriptionsOverviewRoutes);
   await app.register(stripeWebhookRoutes);
 }

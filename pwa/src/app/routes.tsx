@@ -74,6 +74,14 @@ const PurchaseHistoryPage = lazyComponent(
   () => import('../features/customer-app/pages/purchase-history-page.tsx'),
   'PurchaseHistoryPage',
 );
+const CustomerPurchasePage = lazyComponent(
+  () => import('../features/customer-app/pages/customer-purchase-page.tsx'),
+  'CustomerPurchasePage',
+);
+const SubscriptionsPage = lazyComponent(
+  () => import('../features/products/pages/subscriptions-page.tsx'),
+  'SubscriptionsPage',
+);
 const AcceptInvitePage = lazyComponent(
   () => import('../features/products/pages/accept-invite-page.tsx'),
   'AcceptInvitePage',
@@ -159,9 +167,11 @@ export const dashboardRoutes: RouteObject[] = [
       </RequireNavAccess>
     ),
   },
-  notBuilt('dashboard/org-subscription', 'Subscription & Billing'),
+  // "Subscription & Billing" in the user menu: the organisation's customers' subscriptions and
+  // which processor takes its cards (issue 15; the page checks its claims).
+  { path: 'dashboard/org-subscription', element: <SubscriptionsPage /> },
   { path: 'dashboard/settings', element: <Settings /> },
-  notBuilt('dashboard/customer-purchase', 'Purchase'),
+  { path: 'dashboard/customer-purchase', element: <CustomerPurchasePage /> },
   { path: 'dashboard/*', element: <NotFoundPage /> },
 ];
 

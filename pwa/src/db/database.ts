@@ -10,6 +10,7 @@ import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { accessTo, type Viewer } from '@platform/schema/sync/access.rules';
 import { collectionNames, type CollectionName } from '@platform/schema/sync/collections';
 import { conflictHandlerFor } from '../sync/conflict-handlers.ts';
+import { migrationStrategies } from './migrations.ts';
 import {
   rejectionsDefinition,
   replicatedDefinitions,
@@ -90,7 +91,7 @@ const storage = (options: StorageOptions) =>
 /**
  * One local database per signed-in account (a guardian switched into a child gets the child's
  * data). Local schema versions come from schema/; a shape change bumps the version there and
- * adds its migration strategy here.
+ * adds its migration strategy in migrations.ts.
  */
 export async function openAccountDatabase(
   name: string,
@@ -111,7 +112,7 @@ export async function openAccountDatabase(
         replicatedDefinitions[name].localName,
         {
           schema: replicatedDefinitions[name].rxSchema,
-          migrationStrategies: {},
+          migrationStrategies: migrationStrategies[name],
           conflictHandler: conflictHandlerFor(name, refused.get(name) ?? new Set()),
         },
       ]),

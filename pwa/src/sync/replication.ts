@@ -50,6 +50,17 @@ export type SyncOptions = {
 const utf8 = new TextEncoder();
 
 /**
+ * Where a collection's replication keeps its checkpoint on the device. From version 1 on it
+ * names the collection's local version: a new shape of a read-only collection is pulled from
+ * the beginning (db/migrations.ts dropped the old documents). Version 0 keeps the name devices
+ * already have.
+ */
+export function replicationIdentifierOf(name: CollectionName, base: string): string {
+  const { version } = replicatedCollections[name];
+  return `sync-${name}${version > 0 ? `-v${version}` : ''}-${base || 'same-origin'}`;
+}
+
+/**
  * Replicates the account's collections with the server: checkpointed pull, push with conflict
  * detection, the live stream telling us when to pull, and the count of changes not yet sent.
  */
@@ -173,7 +184,7 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
     };
 
     const state = replicateRxCollection<Doc, Checkpoint>({
-      replicationIdentifier: `sync-${name}-${base || 'same-origin'}`,
+      replicationIdentifier: replicationIdentifierOf(name, base),
       collection,
       live: true,
       retryTime: options.retryTime ?? 5000,

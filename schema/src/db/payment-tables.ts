@@ -12,6 +12,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import type { CardOnFile } from '../payments/purchase-docs.zod.ts';
 import type { TotaledInvoice } from '../payments/totaling.ts';
 import { replicatedStampedOnInsert } from './replicated-tables.ts';
 import { organizations, users } from './tables.ts';
@@ -211,6 +212,18 @@ export const subscriptions = pgTable(
     nextBillingDate: date('next_billing_date', { mode: 'string' }),
     /** Paid outside the platform (spec §3 start-customer-subscription-for-external-payment). */
     externalPayments: boolean('external_payments').notNull().default(false),
+    /**
+     * The card its renewals are charged to (issue 15 "the card on file", decision 0064): the one
+     * it was bought with, until its customer replaces it.
+     */
+    paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id, {
+      onDelete: 'set null',
+    }),
+    /**
+     * That card as its owner's devices show it (brand, last 4, expiry; never the number): kept on
+     * the row because the replication engine reads one table, as product_name is (0058).
+     */
+    card: jsonb('card').$type<CardOnFile>(),
     firstInvoiceId: uuid('first_invoice_id'),
     /**
      * The processor's subscription that bills the renewals after our first charge (a Stripe

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { schedules } from './billing-calendar.ts';
 import { couponDurations, couponTypes, productStates, productTypes } from './products.zod.ts';
+import { processorKindSchema } from './processor.zod.ts';
 
 /** A product as the catalogue answers it (spec §3 Product; amounts in minor units). */
 export const productSchema = z.object({
@@ -44,7 +45,7 @@ export const catalogueResponseSchema = z.object({
   products: z.array(productSchema),
   coupons: z.array(couponSchema),
   /** Which processor charges for this organisation: the sandbox is labelled so on screen. */
-  processor: z.enum(['sandbox', 'stripe']),
+  processor: processorKindSchema,
   currency: z.string(),
 });
 export type CatalogueResponse = z.infer<typeof catalogueResponseSchema>;

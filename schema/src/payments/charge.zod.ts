@@ -3,6 +3,7 @@ import { isDayKey } from '../time-tracking/org-calendar.ts';
 import { couponSchema, productSchema } from './catalogue.zod.ts';
 import { DEFAULT_PRORATION_MODE, prorationModes } from './charge-flow.rules.ts';
 import { MAX_AMOUNT_MINOR } from './money.ts';
+import { processorKindSchema } from './processor.zod.ts';
 
 /**
  * The charge flow's calls (spec §2 'Charge product or subscription', §3 Charge flow state,
@@ -112,7 +113,7 @@ export const chargeContextSchema = z.object({
   paymentMethods: z.array(paymentMethodSchema),
   products: z.array(productSchema),
   coupons: z.array(couponSchema),
-  processor: z.enum(['sandbox', 'stripe']),
+  processor: processorKindSchema,
   currency: z.string(),
   /** The organisation's today (YYYY-MM-DD): the start-date window counts from it. */
   today: z.string(),

@@ -3,6 +3,7 @@ import { cardInputSchema, paymentMethodSchema, totaledInvoiceSchema } from './ch
 import { productSchema } from './catalogue.zod.ts';
 import { isDayKey } from '../time-tracking/org-calendar.ts';
 import { MAX_AMOUNT_MINOR } from './money.ts';
+import { processorKindSchema } from './processor.zod.ts';
 
 /**
  * Invitations to products (spec §2 Invite-to-product, §3 Invite request and action types, §5
@@ -106,7 +107,7 @@ export const customerInviteSchema = z.object({
   startDate: z.string().nullable(),
   totals: totaledInvoiceSchema,
   currency: z.string(),
-  processor: z.enum(['sandbox', 'stripe']),
+  processor: processorKindSchema,
   paymentMethods: z.array(paymentMethodSchema),
 });
 export type CustomerInvite = z.infer<typeof customerInviteSchema>;

@@ -20,6 +20,21 @@ const amount = z.number().int().min(0).max(MAX_AMOUNT_MINOR);
 // A description names the product and, at most, a day ('… — billing starts Dec 1, 2026').
 const text = (max: number) => z.string().max(max);
 
+/**
+ * The card a subscription renews with (issue 15 "the card on file"): what identifies it to its
+ * owner, never its number — a card number never reaches a device from the server.
+ */
+export const cardOnFileSchema = z.object({
+  brand: text(40),
+  last4: z
+    .string()
+    .length(4)
+    .regex(/^\d{4}$/),
+  expMonth: z.number().int().min(1).max(12),
+  expYear: z.number().int().min(2000).max(2100),
+});
+export type CardOnFile = z.infer<typeof cardOnFileSchema>;
+
 /** A subscription (one `subscriptions` row) as its buyer's device holds it. */
 export const purchaseDocSchema = z.object({
   id: documentIdSchema,
@@ -33,6 +48,8 @@ export const purchaseDocSchema = z.object({
   startedOn: z.iso.date(),
   nextBillingDate: z.iso.date().nullable(),
   cancelledAt: isoTimeSchema.nullable(),
+  /** The card its renewals are charged to; null when paid outside the platform or unknown. */
+  card: cardOnFileSchema.nullable(),
   updatedAt: isoTimeSchema,
 });
 export type PurchaseDoc = z.infer<typeof purchaseDocSchema>;

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { cardInputSchema, paymentMethodSchema, totaledInvoiceSchema } from './charge.zod.ts';
+import { cardOnFileSchema } from './purchase-docs.zod.ts';
 import { MAX_AMOUNT_MINOR } from './money.ts';
+import { processorKindSchema } from './processor.zod.ts';
 
 /**
  * The customer's side of buying (spec §2 Shop, Purchase history; issue 15): a quote before
@@ -18,6 +20,11 @@ export const shopMessages = {
   cancelled: (day: string) => `Your subscription ends on ${day}. Nothing more is charged.`,
   notCancellable: 'This subscription cannot be cancelled any more.',
   orderChanged: 'This order has changed since the checkout opened. Close it and buy again.',
+  cardReplaced: (card: string) =>
+    `${card} is now your card on file: your subscriptions renew with it.`,
+  cardSaved: (card: string) =>
+    `${card} is saved. You have no subscription that renews: it is offered when you buy.`,
+  cardRetry: 'The next attempt to collect the missed payment uses it.',
 } as const;
 
 const quoteFields = {
@@ -42,7 +49,7 @@ export const shopQuoteSchema = z.object({
   totals: totaledInvoiceSchema,
   couponName: z.string().nullable(),
   paymentMethods: z.array(paymentMethodSchema),
-  processor: z.enum(['sandbox', 'stripe']),
+  processor: processorKindSchema,
   currency: z.string(),
 });
 export type ShopQuote = z.infer<typeof shopQuoteSchema>;
@@ -74,3 +81,30 @@ export const cancelSubscriptionResponseSchema = z.object({
   endsOn: z.string().nullable(),
   message: z.string(),
 });
+
+/**
+ * POST /api/shop/payment-method: the buyer's new card on file (issue 15 "the card on file
+ * (replace it)"): typed into the sandbox's card form, or — with Stripe — the PaymentMethod
+ * Stripe Elements made in the browser. A card the processor refuses is the answer
+ * (`valid: false` with its message, as a declined payment is), and the card on file stays.
+ */
+export const replaceCardRequestSchema = z.union([
+  z.object({ orgId: z.uuid(), card: cardInputSchema }),
+  z.object({
+    orgId: z.uuid(),
+    processorPaymentMethodId: z.string().regex(/^pm_\w{1,200}$/, 'Not a payment method.'),
+  }),
+]);
+export type ReplaceCardRequest = z.input<typeof replaceCardRequestSchema>;
+
+export const replaceCardResponseSchema = z.discriminatedUnion('valid', [
+  z.object({
+    valid: z.literal(true),
+    card: cardOnFileSchema,
+    /** How many subscriptions renew with it now. */
+    subscriptions: z.number().int().min(0),
+    message: z.string(),
+  }),
+  z.object({ valid: z.literal(false), message: z.string() }),
+]);
+export type ReplaceCardResponse = z.infer<typeof replaceCardResponseSchema>;

@@ -11,7 +11,8 @@ import { timeEntryDocSchema } from '../time-tracking/time-entry.zod.ts';
 /**
  * The replicated collections, one entry each: adding a collection is adding an entry here, a
  * table, and a server definition in sync-server/src/sync/collections/. `version` is the local
- * schema version; bump it with a migration strategy on the client when a shape changes.
+ * schema version; bump it with a migration strategy on the client when a shape changes
+ * (pwa/src/db/migrations.ts).
  */
 export const replicatedCollections = {
   roster: { schema: rosterItemDocSchema, version: 0, indexes: ['updatedAt'] },
@@ -21,7 +22,9 @@ export const replicatedCollections = {
   'customer-notes': { schema: customerNoteDocSchema, version: 0, indexes: ['userId'] },
   // Read-only on every device (decision 0058): the catalogue and what was bought.
   products: { schema: productDocSchema, version: 0, indexes: [] },
-  purchases: { schema: purchaseDocSchema, version: 0, indexes: ['customerUserId'] },
+  // v1: the card on file (decision 0064). A read-only collection's new shape is pulled again
+  // from the start, not converted on the device (pwa/src/db/migrations.ts).
+  purchases: { schema: purchaseDocSchema, version: 1, indexes: ['customerUserId'] },
   invoices: { schema: invoiceDocSchema, version: 0, indexes: ['customerUserId'] },
   // Punch-card credits, a ledger read-only on devices (decision 0062).
   credits: { schema: creditDocSchema, version: 0, indexes: ['customerUserId'] },

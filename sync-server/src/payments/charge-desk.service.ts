@@ -1,3 +1,4 @@
+import { requirePaymentProcessing } from '../adapters/payments/none.ts';
 import type { CardInput, PaymentProcessor } from '../adapters/payments/port.ts';
 import type {
   ChargeContext,
@@ -78,7 +79,8 @@ export async function addCustomerCard(
   card: CardInput,
 ): Promise<PaymentMethodView> {
   const item = await customerOf(db, seller, rosterId);
-  const saved = await processor.saveCard({
+  const live = requirePaymentProcessing(processor);
+  const saved = await live.saveCard({
     orgId: seller.orgId,
     userId: item.userId,
     card: { kind: 'card-number', ...card },
@@ -87,7 +89,7 @@ export async function addCustomerCard(
   const row = await repo.insertPaymentMethod(db, {
     orgId: seller.orgId,
     userId: item.userId,
-    processor: processor.kind,
+    processor: live.kind,
     ...saved.card,
   });
   return cardView(row);

@@ -7,6 +7,8 @@ import { insertTestOrg, insertTestUser } from '../testing/auth-fixtures.ts';
 import { startStripeBench } from '../testing/stripe-fixtures.ts';
 import type { StripeWireServer } from '../testing/stripe-wire-server.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
+import { stripeMessages } from '../adapters/payments/stripe.ts';
+import { replaceCardOnFile } from './card-on-file.service.ts';
 import { runCharge, totalCharge } from './charge.service.ts';
 
 // 2026-11-24 15:00 UTC: the 24th in New York, the default zone of a new organisation.
@@ -71,7 +73,14 @@ describe.each(testDatabaseKinds)('Run charge with Stripe on %s', (kind) => {
       },
       now,
     );
-    return { org, invoiceId, totals, processorProductId, card: saved.card };
+    return {
+      org,
+      customerId: customer.id,
+      invoiceId,
+      totals,
+      processorProductId,
+      card: saved.card,
+    };
   }
   const intentsFor = (card: string) =>
     wire.created('payment_intent').filter((intent) => intent.payment_method === card);
@@ -177,6 +186,41 @@ describe.each(testDatabaseKinds)('Run charge with Stripe on %s', (kind) => {
       expect(wire.requests.filter((r) => r.idempotencyKey === key)).toHaveLength(4);
     },
   );
+
+  it('renews with the card its customer replaced: at Stripe, then in our rows (decision 0064)', async () => {
+    const o = await order();
+    await runCharge(db, stripe, { orgId: o.org.id, invoiceId: o.invoiceId }, now);
+    const before = await subscriptionOf(o.invoiceId);
+    const buyer = { orgId: o.org.id, userId: o.customerId, actorUserId: o.customerId };
+    const answer = await replaceCardOnFile({ db, processor: stripe }, buyer, {
+      kind: 'processor-payment-method',
+      processorPaymentMethodId: 'pm_card_mastercard',
+    });
+    expect(answer).toMatchObject({
+      valid: true,
+      subscriptions: 1,
+      card: { brand: 'Mastercard', last4: '4444' },
+    });
+    const after = await subscriptionOf(o.invoiceId);
+    const [method] = await db
+      .select()
+      .from(paymentMethods)
+      .where(eq(paymentMethods.id, after!.paymentMethodId!));
+    expect(method?.processorPaymentMethodId).not.toBe(o.card.processorPaymentMethodId);
+    expect(wire.object(before!.processorSubscriptionId!)).toMatchObject({
+      default_payment_method: method!.processorPaymentMethodId,
+    });
+    // A typed number never reaches Stripe's side: refused, and nothing changes.
+    const refused = await replaceCardOnFile({ db, processor: stripe }, buyer, {
+      kind: 'card-number',
+      number: '4242424242424242',
+      expMonth: 12,
+      expYear: 2040,
+      cvc: '123',
+    });
+    expect(refused).toEqual({ valid: false, message: stripeMessages.numberRefused });
+    expect((await subscriptionOf(o.invoiceId))?.paymentMethodId).toBe(method!.id);
+  });
 
   it('leaves a declined card’s order open, with no subscription at Stripe', async () => {
     const o = await order('pm_card_chargeDeclined');

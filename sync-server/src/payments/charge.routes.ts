@@ -11,6 +11,7 @@ import {
   totalChargeRequestSchema,
   totalChargeResponseSchema,
 } from '@platform/schema/payments/charge.zod';
+import { requirePaymentProcessing } from '../adapters/payments/none.ts';
 import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
 import {
   addCustomerCard,
@@ -30,7 +31,9 @@ const sellerFirst = async (request: FastifyRequest) => {
 /**
  * The charge flow's calls (spec §2 'Charge product or subscription', §4; issue 15), for staff
  * with manage-point-of-sale. Run charge answers 200 with `valid: false` and the reason when the
- * card is refused: that is the charge's result, not a failed request.
+ * card is refused: that is the charge's result, not a failed request. Without a processor
+ * (decision 0061) the context still answers — its `processor` says 'none', so the modal shows
+ * 'Payment processing not available' — and every call that keeps a card or an order answers 409.
  */
 export async function chargeRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -64,6 +67,7 @@ export async function chargeRoutes(app: FastifyInstance) {
     },
     async (request, reply) => {
       const seller = await requireSeller(request);
+      requirePaymentProcessing(processor);
       await enforce(app.db, [
         { rule: chargeLimits.addCard, subject: seller.userId },
         { rule: chargeLimits.addCardPerAddress, subject: addressSubject(request.ip) },
@@ -85,7 +89,12 @@ export async function chargeRoutes(app: FastifyInstance) {
       schema: { body: totalChargeRequestSchema, response: { 200: totalChargeResponseSchema } },
       preValidation: sellerFirst,
     },
-    async (request) => totalForCustomer(app.db, await requireSeller(request), request.body),
+    async (request) => {
+      const seller = await requireSeller(request);
+      // Continue keeps an order only a processor could charge: without one, say so now.
+      requirePaymentProcessing(processor);
+      return totalForCustomer(app.db, seller, request.body);
+    },
   );
 
   api.post(
@@ -96,6 +105,7 @@ export async function chargeRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const seller = await requireSeller(request);
+      requirePaymentProcessing(processor);
       await enforce(app.db, [{ rule: chargeLimits.runCharge, subject: seller.userId }]);
       return runChargeAsSeller(app.db, processor, seller, request.body.invoiceId, app.jobs);
     },

@@ -372,6 +372,9 @@ export async function runCharge(
         startedOn: invoice.startDate ?? today,
         nextBillingDate: invoice.totals.nextBillingDate,
         firstInvoiceId: invoice.id,
+        // Its renewals are charged to the card it was bought with (decision 0064).
+        paymentMethodId: method?.id ?? null,
+        card: method ? repo.cardOnFileOf(method) : null,
       });
       subscriptionId = subscription.id;
     }
@@ -425,17 +428,15 @@ async function startProcessorSubscription(
   processor: PaymentProcessor,
   invoice: InvoiceRow,
 ) {
-  if (!invoice.subscriptionId || !invoice.paymentMethodId) return;
+  if (!invoice.subscriptionId) return;
   const subscription = await findSubscription(db, invoice.orgId, invoice.subscriptionId);
   if (!subscription || subscription.processorSubscriptionId || subscription.status === 'cancelled')
     return;
+  // The card on file now: its customer may have replaced it since (decision 0064).
+  const methodId = subscription.paymentMethodId ?? invoice.paymentMethodId;
+  if (!methodId) return;
   const product = await repo.findProduct(db, invoice.orgId, invoice.productId);
-  const method = await repo.findPaymentMethod(
-    db,
-    invoice.orgId,
-    invoice.customerUserId,
-    invoice.paymentMethodId,
-  );
+  const method = await repo.findPaymentMethod(db, invoice.orgId, invoice.customerUserId, methodId);
   const firstBillingDate = invoice.totals.nextBillingDate;
   if (!product?.processorProductId || product.schedule === 'one-time') return;
   if (!method || !firstBillingDate) return;

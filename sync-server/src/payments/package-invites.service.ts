@@ -10,6 +10,7 @@ import {
 } from '@platform/schema/payments/package-invite.zod';
 import { totalInvoice } from '@platform/schema/payments/totaling';
 import type { Mailer } from '../adapters/mailer/port.ts';
+import { requirePaymentProcessing } from '../adapters/payments/none.ts';
 import type { CardInput, PaymentProcessor } from '../adapters/payments/port.ts';
 import type { Db } from '../db/open-database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
@@ -132,13 +133,18 @@ export async function sendPackageInvite(
 ): Promise<{ invite: PendingInvite; message: string }> {
   const { db } = deps;
   const item = await rosterItemOrNotFound(db, seller, input.rosterId);
-  const offer = await offerOf(db, seller.orgId, input, now);
-  const { product, coupon, priceMinor, today } = offer;
   const action: InviteActionType = item.externalPayments
     ? 'start-customer-subscription-for-external-payment'
     : input.paymentMethodId
       ? 'start-stripe-subscription'
       : 'create-customer-subscription-invite';
+  // Paid outside the platform needs no processor; a card charged now or an emailed payment
+  // link does (decision 0061).
+  if (action !== 'start-customer-subscription-for-external-payment') {
+    requirePaymentProcessing(deps.processor);
+  }
+  const offer = await offerOf(db, seller.orgId, input, now);
+  const { product, coupon, priceMinor, today } = offer;
   const base = {
     orgId: seller.orgId,
     customerUserId: item.userId,
@@ -442,6 +448,7 @@ export async function acceptPackageInvite(
   if (first.status === 'accepted' && first.invoiceId) {
     return alreadyAccepted(db, first.orgId, first.invoiceId, first.subscriptionId);
   }
+  const processor = requirePaymentProcessing(deps.processor);
   // The card first (a call to the processor, outside any transaction).
   let paymentMethodId = input.paymentMethodId;
   if (paymentMethodId) {
@@ -453,7 +460,7 @@ export async function acceptPackageInvite(
     );
     if (!own) throw new RuleBroken(chargeMessages.paymentMethodUnknown);
   } else if (input.card) {
-    const saved = await deps.processor.saveCard({
+    const saved = await processor.saveCard({
       orgId: first.orgId,
       userId: first.customerUserId,
       card: { kind: 'card-number', ...input.card },
@@ -463,7 +470,7 @@ export async function acceptPackageInvite(
       await repo.insertPaymentMethod(db, {
         orgId: first.orgId,
         userId: first.customerUserId,
-        processor: deps.processor.kind,
+        processor: processor.kind,
         ...saved.card,
       })
     ).id;

@@ -1,4 +1,6 @@
 import { fullName } from '@platform/schema/app/full-name.rules';
+import { hasAnyClaim } from '@platform/schema/organizations/claims';
+import { subscriptionsOverviewClaims } from '@platform/schema/payments/subscriptions-overview.zod';
 import type { FastifyRequest } from 'fastify';
 import { Forbidden } from '../plugins/domain-errors.ts';
 import { requireSession } from '../plugins/session.ts';
@@ -34,4 +36,22 @@ export async function requireSeller(request: FastifyRequest): Promise<Seller> {
     throw new Forbidden('You cannot charge this organisation’s customers.');
   }
   return { orgId: session.orgId, userId: user.id, name: fullName(user) };
+}
+
+/**
+ * The subscriptions overview (/dashboard/org-subscription): staff who keep the catalogue or sell
+ * (manage-products or manage-point-of-sale), org view. Read within this orgId only.
+ */
+export async function requireSubscriptionsViewer(
+  request: FastifyRequest,
+): Promise<{ orgId: string; userId: string }> {
+  const { session, user, claims } = await requireSession(request);
+  if (
+    session.view !== 'org' ||
+    !session.orgId ||
+    !hasAnyClaim(claims, subscriptionsOverviewClaims)
+  ) {
+    throw new Forbidden('You cannot see this organisation’s subscriptions.');
+  }
+  return { orgId: session.orgId, userId: user.id };
 }

@@ -8,6 +8,7 @@ import {
   subscriptions,
   users,
 } from '@platform/schema/db';
+import type { CardOnFile } from '@platform/schema/payments/purchase-docs.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 
 type Reader = Db | Tx;
@@ -124,6 +125,11 @@ export async function listPaymentMethods(db: Reader, orgId: string, userId: stri
       ),
     )
     .orderBy(desc(paymentMethods.createdAt));
+}
+
+/** A kept card as its owner's devices show it: brand, last 4 and expiry, never more. */
+export function cardOnFileOf(row: typeof paymentMethods.$inferSelect): CardOnFile {
+  return { brand: row.brand, last4: row.last4, expMonth: row.expMonth, expYear: row.expYear };
 }
 
 export async function insertPaymentMethod(db: Reader, values: typeof paymentMethods.$inferInsert) {

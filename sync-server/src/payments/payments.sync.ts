@@ -40,6 +40,15 @@ export function purchaseToDoc(row: SubscriptionRow): WireDoc<PurchaseDoc> {
     startedOn: row.startedOn,
     nextBillingDate: row.nextBillingDate,
     cancelledAt: row.cancelledAt?.toISOString() ?? null,
+    // Brand, last 4 and expiry only (cardOnFileOf wrote them): the number was never ours.
+    card: row.card
+      ? {
+          brand: row.card.brand,
+          last4: row.card.last4,
+          expMonth: row.card.expMonth,
+          expYear: row.card.expYear,
+        }
+      : null,
     updatedAt: row.updatedAt.toISOString(),
     _deleted: row.deleted,
   };

@@ -15,7 +15,10 @@ import {
   productView,
   updateProduct,
 } from './catalogue.service.ts';
+import { paymentProcessorResponseSchema } from '@platform/schema/payments/processor.zod';
+import { requirePaymentProcessing } from '../adapters/payments/none.ts';
 import { enforce } from '../rate-limits/rate-limits.ts';
+import { requireSession } from '../plugins/session.ts';
 import { requireCatalogueManager } from './payments.access.ts';
 import { catalogueLimits } from './payments.limits.ts';
 
@@ -32,6 +35,17 @@ export async function paymentsRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const processor = app.paymentProcessor;
 
+  // Which processor takes cards (decision 0061), for any signed-in screen that offers a card
+  // form or a charge: the sandbox is labelled, none says 'Payment processing not available'.
+  api.get(
+    '/api/payment-processor',
+    { schema: { response: { 200: paymentProcessorResponseSchema } } },
+    async (request) => {
+      await requireSession(request);
+      return { processor: processor.kind };
+    },
+  );
+
   api.get('/api/catalogue', async (request) =>
     catalogueOf(app.db, processor, await requireCatalogueManager(request)),
   );
@@ -41,6 +55,9 @@ export async function paymentsRoutes(app: FastifyInstance) {
     { schema: { body: productInputSchema }, preValidation: managerFirst },
     async (request, reply) => {
       const actor = await requireCatalogueManager(request);
+      // A product is created at the processor first (its stripeProductId): none, no product
+      // (decision 0061).
+      requirePaymentProcessing(processor);
       await enforce(app.db, [{ rule: catalogueLimits.createProduct, subject: actor.userId }]);
       const product = await createProduct(app.db, processor, actor, request.body);
       return reply.code(201).send(productView(product));

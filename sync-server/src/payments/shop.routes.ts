@@ -4,15 +4,28 @@ import {
   cancelSubscriptionParamsSchema,
   cancelSubscriptionRequestSchema,
   cancelSubscriptionResponseSchema,
+  replaceCardRequestSchema,
+  replaceCardResponseSchema,
   shopBuyRequestSchema,
   shopBuyResponseSchema,
   shopQuoteRequestSchema,
   shopQuoteSchema,
 } from '@platform/schema/payments/shop.zod';
-import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
+import { requirePaymentProcessing } from '../adapters/payments/none.ts';
+import { addressSubject, enforce, type RateRule } from '../rate-limits/rate-limits.ts';
 import { sessionFirst } from '../plugins/session.ts';
+import { replaceCardOnFile } from './card-on-file.service.ts';
 import { chargeLimits } from './payments.limits.ts';
 import { cancelAtPeriodEnd, requireBuyer, shopBuy, shopQuote } from './shop.service.ts';
+
+/** A new card: per person (the one at the keyboard) and per address (decision 0020). */
+const cardLimits = (
+  actorUserId: string,
+  ip: string,
+): Array<{ rule: RateRule; subject: string }> => [
+  { rule: chargeLimits.addCard, subject: actorUserId },
+  { rule: chargeLimits.addCardPerAddress, subject: addressSubject(ip) },
+];
 
 /**
  * The customer's Shop and Purchase history calls (issue 15). The organisation is named in the
@@ -51,16 +64,40 @@ export async function shopRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const buyer = await requireBuyer(app.db, request, request.body.orgId);
+      requirePaymentProcessing(app.paymentProcessor);
       await enforce(
         app.db,
         request.body.card
-          ? [
-              { rule: chargeLimits.addCard, subject: buyer.actorUserId },
-              { rule: chargeLimits.addCardPerAddress, subject: addressSubject(request.ip) },
-            ]
+          ? cardLimits(buyer.actorUserId, request.ip)
           : [{ rule: chargeLimits.runCharge, subject: buyer.actorUserId }],
       );
       return shopBuy(deps, buyer, request.body);
+    },
+  );
+
+  // The card on file (decision 0064): the buyer's own, or a child's in a guardian's switched
+  // session — as buying. A card form draws card testing: bounded as every card route is.
+  api.post(
+    '/api/shop/payment-method',
+    {
+      schema: { body: replaceCardRequestSchema, response: { 200: replaceCardResponseSchema } },
+      preValidation: sessionFirst,
+    },
+    async (request) => {
+      const buyer = await requireBuyer(app.db, request, request.body.orgId);
+      requirePaymentProcessing(app.paymentProcessor);
+      await enforce(app.db, cardLimits(buyer.actorUserId, request.ip));
+      const { body } = request;
+      return replaceCardOnFile(
+        deps,
+        buyer,
+        'card' in body
+          ? { kind: 'card-number', ...body.card }
+          : {
+              kind: 'processor-payment-method',
+              processorPaymentMethodId: body.processorPaymentMethodId,
+            },
+      );
     },
   );
 

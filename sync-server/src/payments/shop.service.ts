@@ -8,6 +8,7 @@ import {
 } from '@platform/schema/payments/shop.zod';
 import { couponApplies } from '@platform/schema/payments/totaling';
 import type { Mailer } from '../adapters/mailer/port.ts';
+import { requirePaymentProcessing } from '../adapters/payments/none.ts';
 import type { CardInput, PaymentProcessor } from '../adapters/payments/port.ts';
 import { keyboardOf } from '../access/act-for.ts';
 import type { Db } from '../db/open-database.ts';
@@ -134,7 +135,8 @@ export async function shopBuy(
   },
   now = new Date(),
 ): Promise<ShopBuyResponse> {
-  const { db, processor } = deps;
+  const { db } = deps;
+  const processor = requirePaymentProcessing(deps.processor);
   const existing = await repo.findInvoice(db, buyer.orgId, input.checkoutId);
   // Only an order this buyer's own checkout made: not a desk invoice staff totaled, not an
   // invitation's (cancelled or not), never another person's (adversarial review of issue 15).

@@ -1,5 +1,7 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import { subscriptions } from '@platform/schema/db';
+import { renewingStatuses } from '@platform/schema/payments/card-on-file.rules';
+import type { CardOnFile } from '@platform/schema/payments/purchase-docs.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 
 type Reader = Db | Tx;
@@ -46,4 +48,32 @@ export async function updateSubscription(
     .update(subscriptions)
     .set({ ...values, updatedAt: new Date() })
     .where(eq(subscriptions.id, subscriptionId));
+}
+
+/** A person's subscriptions in the organisation that will charge again (their card matters). */
+export async function renewingSubscriptionsOf(db: Reader, orgId: string, userId: string) {
+  return db
+    .select()
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.orgId, orgId),
+        eq(subscriptions.customerUserId, userId),
+        inArray(subscriptions.status, [...renewingStatuses]),
+      ),
+    );
+}
+
+/** These subscriptions renew with this card from now on (decision 0064). */
+export async function setSubscriptionsCard(
+  tx: Tx,
+  orgId: string,
+  subscriptionIds: string[],
+  method: { paymentMethodId: string; card: CardOnFile },
+) {
+  if (subscriptionIds.length === 0) return;
+  await tx
+    .update(subscriptions)
+    .set({ paymentMethodId: method.paymentMethodId, card: method.card, updatedAt: new Date() })
+    .where(and(eq(subscriptions.orgId, orgId), inArray(subscriptions.id, subscriptionIds)));
 }

@@ -88,3 +88,16 @@ export async function logInAs(
     throw new Error(`log-in failed: ${response.statusCode} ${response.body}`);
   return { jar: jar.store(response), response };
 }
+
+/** A guardian's session switches into a child's account, as Switch accounts does (spec §6). */
+export async function switchInto(app: FastifyInstance, jar: CookieJar, childUserId: string) {
+  const switched = await app.inject({
+    method: 'POST',
+    url: '/auth/login',
+    headers: { ...jar.headers(), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({ impersonate: childUserId, redirectTo: '/dashboard' }).toString(),
+  });
+  if (switched.statusCode !== 303)
+    throw new Error(`switching failed: ${switched.statusCode} ${switched.body}`);
+  jar.store(switched);
+}

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for Stripe's API, speaking its wire format, for the Stripe adapter's tests
  * (DESIGN.md: fakes only for the outside world, behind their port). It answers the calls the
- * adapter makes — products, customers, attaching PaymentMethods, PaymentIntents, subscriptions —
+ * adapter makes — products, customers, attaching PaymentMethods, PaymentIntents, subscriptions
+ * (created, their card changed, cancelled at period end) —
  * with form-encoded bodies in (bracket notation) and JSON objects out, Stripe's error envelopes
  * with their statuses, and Stripe's idempotency: a key seen before answers the stored response
  * again (errors too) and creates nothing; the same key with other parameters is refused.
@@ -291,6 +292,15 @@ export async function startStripeWireServer() {
       return invalidRequest(`No such object: '${one[2]}'`, 404, 'resource_missing');
     if (method === 'GET' && found) return { status: 200, body: found };
     if (method === 'POST' && found && found.object === 'subscription') {
+      const defaultMethod = params.default_payment_method as string | undefined;
+      if (defaultMethod !== undefined) {
+        // As at Stripe: only a PaymentMethod attached to the subscription's customer.
+        if (methods.get(defaultMethod)?.customer !== found.customer)
+          return invalidRequest(
+            `The customer does not have a payment method with the ID ${defaultMethod}.`,
+          );
+        found.default_payment_method = defaultMethod;
+      }
       if (params.cancel_at_period_end !== undefined)
         found.cancel_at_period_end = params.cancel_at_period_end === 'true';
       return { status: 200, body: found };

@@ -25,4 +25,10 @@ export const shopTexts = {
     'Sandbox: payments here are practice. No card is charged and only test cards work (4242 4242 4242 4242).',
   offlineBuy: 'You are offline. Buying needs a connection; what you bought is shown below.',
   forChild: 'Buying for a child? Switch to their account first (Switch accounts), then buy.',
+  offlineCard: 'You are offline. Replacing the card needs a connection.',
+  cardNotChanged: 'Your card on file was not changed.',
+  pastDue:
+    'A payment failed and is being tried again: replace the card and the next attempt uses it.',
+  stripeCardEntry:
+    'Card entry with Stripe is not available in this version yet: ask us to change your card.',
 } as const;

@@ -1,4 +1,5 @@
 import type { Schedule } from '@platform/schema/payments/billing-calendar';
+import type { SubscriptionStatus } from '@platform/schema/payments/subscriptions-overview.zod';
 import type {
   CouponDuration,
   CouponType,
@@ -42,4 +43,20 @@ export const catalogueTexts = {
   emptyCoupons: 'No coupons yet.',
   sandbox:
     'Sandbox: payments here are practice. No card is charged and only test cards work (4242 4242 4242 4242).',
+  noProcessor:
+    'A new product is created at the payment processor first, so none can be created for now. Products offered before can still be changed, archived and recorded as paid outside the platform.',
+} as const;
+
+/** The owner's Subscriptions overview: a subscription's standing in a word or three. */
+export const subscriptionStatusLabels: Record<SubscriptionStatus, string> = {
+  'past-due': 'Past due',
+  active: 'Active',
+  scheduled: 'Starts later',
+  'cancel-at-period-end': 'Cancelling at period end',
+  cancelled: 'Ended',
+};
+
+export const processorTexts = {
+  sandbox: 'Practice payments: no money moves, and only test cards work.',
+  stripe: 'Cards are charged for real, and Stripe bills the renewals.',
 } as const;

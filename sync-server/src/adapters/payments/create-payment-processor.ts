@@ -1,11 +1,13 @@
 import type { Db } from '../../db/open-database.ts';
+import { noPaymentProcessor } from './none.ts';
+import type { PaymentConfig } from './payment-config.ts';
 import type { PaymentProcessor } from './port.ts';
 import { sandboxProcessor } from './sandbox.ts';
-import type { StripeConfig } from './stripe-config.ts';
 import { createStripeClient, stripeProcessor, withOutagesAsUnavailable } from './stripe.ts';
 
-/** The adapter the configuration names: Stripe with a secret key, else the sandbox. */
-export function createPaymentProcessor(stripe: StripeConfig, db: Db): PaymentProcessor {
-  if (!stripe) return sandboxProcessor(db);
-  return withOutagesAsUnavailable(stripeProcessor(db, createStripeClient(stripe)));
+/** The adapter the configuration names (PAYMENT_PROCESSOR, decision 0061). */
+export function createPaymentProcessor(config: PaymentConfig, db: Db): PaymentProcessor {
+  if (config.processor === 'none') return noPaymentProcessor();
+  if (config.processor === 'sandbox' || !config.stripe) return sandboxProcessor(db);
+  return withOutagesAsUnavailable(stripeProcessor(db, createStripeClient(config.stripe)));
 }

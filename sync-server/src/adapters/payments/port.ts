@@ -1,10 +1,12 @@
 import type { RecurringSchedule } from '@platform/schema/payments/billing-calendar';
+import type { ProcessorKind } from '@platform/schema/payments/processor.zod';
 import type { DayKey } from '@platform/schema/time-tracking/org-calendar';
 
 /**
  * The PaymentProcessor port (DESIGN.md ports; issue 15): every card and every charge goes
  * through it. Two adapters: the sandbox (the embedded default, its state in our own database)
- * and Stripe (selected by STRIPE_SECRET_KEY; decision 0057).
+ * and Stripe (selected by STRIPE_SECRET_KEY; decision 0057) — and a third that takes nothing,
+ * for a deployment with PAYMENT_PROCESSOR=none (none.ts, decision 0061).
  *
  * A charge carries an idempotency key: asking again with the same key answers the first
  * outcome and never charges again — the one property the charge service relies on to make a
@@ -64,7 +66,7 @@ export type SubscriptionRequest = {
 };
 
 export interface PaymentProcessor {
-  readonly kind: 'sandbox' | 'stripe';
+  readonly kind: ProcessorKind;
   /** The product at the processor (spec §3 stripeProductId). */
   createProduct(input: { orgId: string; productId: string; name: string }): Promise<string>;
   /** Keeps a card for later charges; a card the processor refuses says why. */
@@ -72,11 +74,28 @@ export interface PaymentProcessor {
     orgId: string;
     userId: string;
     card: CardToSave;
+    /**
+     * Ask the card's bank now whether it may be charged later (a card on file, which nobody is
+     * present for when it is charged): a card the bank declines is refused here. Stripe checks
+     * every card it attaches; the sandbox only when asked, so a declined test card can still be
+     * kept to show a declined charge.
+     */
+    verify?: boolean;
   }): Promise<{ ok: true; card: StoredCard } | { ok: false; message: string }>;
   /** Charges once per idempotency key, whatever happens to the caller in between. */
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
   /** Starts the processor's subscription for the renewals; once per idempotency key. */
   startSubscription(request: SubscriptionRequest): Promise<{ processorSubscriptionId: string }>;
+  /**
+   * The processor's subscription renews with this card from now on — a failed renewal's next
+   * retry included (decision 0064). Asking twice is harmless.
+   */
+  useCardForSubscription(input: {
+    orgId: string;
+    userId: string;
+    processorSubscriptionId: string;
+    processorPaymentMethodId: string;
+  }): Promise<void>;
   /** The subscription ends when its paid period does; nothing more is charged. */
   cancelSubscriptionAtPeriodEnd(input: {
     orgId: string;

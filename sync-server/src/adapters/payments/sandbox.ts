@@ -29,10 +29,13 @@ export function sandboxProcessor(db: Db, now: () => Date = () => new Date()): Pa
       return id('prod');
     },
 
-    async saveCard({ orgId, card }) {
+    async saveCard({ orgId, card, verify = false }) {
       if (card.kind !== 'card-number') return { ok: false, message: sandboxMessages.numberOnly };
       const test = sandboxCardOf(card.number);
       if (!test) return { ok: false, message: sandboxMessages.notATestCard };
+      // Checked with the bank, as Stripe checks a card it attaches: these two fail there.
+      const refusal = verify ? declines[test.behaviour] : undefined;
+      if (refusal && refusal.status === 'declined') return { ok: false, message: refusal.message };
       const today = now();
       const thisMonth = today.getUTCFullYear() * 12 + today.getUTCMonth();
       if (card.expYear * 12 + (card.expMonth - 1) < thisMonth) {
@@ -96,6 +99,10 @@ export function sandboxProcessor(db: Db, now: () => Date = () => new Date()): Pa
       const digest = createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24);
       return { processorSubscriptionId: `sub_sandbox_${digest}` };
     },
+
+    // Nothing renews in the sandbox: which card a subscription renews with is our own row's
+    // (subscriptions.payment_method_id), written by the caller.
+    async useCardForSubscription() {},
 
     async cancelSubscriptionAtPeriodEnd() {},
   };

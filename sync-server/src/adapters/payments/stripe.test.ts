@@ -276,4 +276,44 @@ describe.each(testDatabaseKinds)('the Stripe adapter on %s', (kind) => {
     await stripe.cancelSubscriptionAtPeriodEnd({ orgId: who.orgId, processorSubscriptionId });
     expect(wire.object(processorSubscriptionId)).toMatchObject({ cancel_at_period_end: true });
   });
+
+  it('renews with a replaced card: the subscription’s default payment method, asked once per card', async () => {
+    const who = await person();
+    const first = await savedCard(who, 'pm_card_visa');
+    const { processorSubscriptionId } = await stripe.startSubscription({
+      ...who,
+      processorProductId: 'prod_x',
+      priceMinor: 9_900,
+      currency: 'USD',
+      schedule: 'month',
+      firstBillingDate: '2099-12-24',
+      timeZone: 'UTC',
+      processorPaymentMethodId: first,
+      idempotencyKey: `subscription:${crypto.randomUUID()}`,
+    });
+    const replacement = await savedCard(who, 'pm_card_mastercard');
+    const change = {
+      ...who,
+      processorSubscriptionId,
+      processorPaymentMethodId: replacement,
+    };
+    await stripe.useCardForSubscription(change);
+    await stripe.useCardForSubscription(change);
+    expect(wire.object(processorSubscriptionId)).toMatchObject({
+      default_payment_method: replacement,
+    });
+    const updates = requestsTo(`/v1/subscriptions/${processorSubscriptionId}`).filter(
+      (r) => r.params.default_payment_method === replacement,
+    );
+    expect(updates.map((r) => r.idempotencyKey)).toEqual([
+      `default-payment-method:${processorSubscriptionId}:${replacement}`,
+      `default-payment-method:${processorSubscriptionId}:${replacement}`,
+    ]);
+    expect(updates.filter((r) => !r.replayed)).toHaveLength(1);
+    // Another person's card is not this subscription's (Stripe refuses it; it is thrown).
+    const stranger = await savedCard(await person(), 'pm_card_visa');
+    await expect(
+      stripe.useCardForSubscription({ ...change, processorPaymentMethodId: stranger }),
+    ).rejects.toThrow(/does not have a payment method/);
+  });
 });

@@ -132,6 +132,8 @@ export function stripeProcessor(db: Db, stripe: Stripe): PaymentProcessor {
       return product.id;
     },
 
+    // Stripe checks the card with its bank when it is attached (a card that fails is a card
+    // error here), so `verify` asks nothing more.
     async saveCard({ orgId, userId, card }) {
       if (card.kind !== 'processor-payment-method') {
         return { ok: false, message: stripeMessages.numberRefused };
@@ -225,6 +227,18 @@ export function stripeProcessor(db: Db, stripe: Stripe): PaymentProcessor {
       return { processorSubscriptionId: subscription.id };
     },
 
+    // Stripe charges a subscription's invoices — the retries of one past due included — to its
+    // default payment method, which overrides the customer's.
+    async useCardForSubscription({ processorSubscriptionId, processorPaymentMethodId }) {
+      await stripe.subscriptions.update(
+        processorSubscriptionId,
+        { default_payment_method: processorPaymentMethodId },
+        {
+          idempotencyKey: `default-payment-method:${processorSubscriptionId}:${processorPaymentMethodId}`,
+        },
+      );
+    },
+
     async cancelSubscriptionAtPeriodEnd({ processorSubscriptionId }) {
       await stripe.subscriptions.update(
         processorSubscriptionId,
@@ -287,6 +301,7 @@ export function withOutagesAsUnavailable(processor: PaymentProcessor): PaymentPr
     saveCard: guard(processor.saveCard.bind(processor)),
     charge: guard(processor.charge.bind(processor)),
     startSubscription: guard(processor.startSubscription.bind(processor)),
+    useCardForSubscription: guard(processor.useCardForSubscription.bind(processor)),
     cancelSubscriptionAtPeriodEnd: guard(processor.cancelSubscriptionAtPeriodEnd.bind(processor)),
   };
 }

@@ -1,5 +1,8 @@
 import {
   cancelSubscriptionResponseSchema,
+  replaceCardResponseSchema,
+  type ReplaceCardRequest,
+  type ReplaceCardResponse,
   shopBuyResponseSchema,
   shopQuoteSchema,
   type ShopBuyRequest,
@@ -28,4 +31,9 @@ export function cancelSubscription(orgId: string, subscriptionId: string) {
     json: { orgId },
     schema: cancelSubscriptionResponseSchema,
   });
+}
+
+/** The buyer's new card on file: every renewing subscription of theirs renews with it. */
+export function replaceCard(request: ReplaceCardRequest): Promise<ReplaceCardResponse> {
+  return api('/api/shop/payment-method', { json: request, schema: replaceCardResponseSchema });
 }

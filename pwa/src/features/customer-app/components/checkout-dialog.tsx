@@ -7,6 +7,7 @@ import type { ProductDoc } from '@platform/schema/payments/product-doc.zod';
 import { Link } from 'react-router';
 import { Modal } from '../../../components/modal.tsx';
 import { CardFields, emptyCardForm } from '../../../components/card-fields.tsx';
+import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
 import { TextField } from '../../../components/form-fields.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
 import { ApiError } from '../../../lib/api.ts';
@@ -57,6 +58,8 @@ export function CheckoutDialog({
     retry: false,
   });
   const cards = figures.data?.paymentMethods ?? [];
+  // Without a processor (decision 0061) the checkout says so instead of asking for a card.
+  const noProcessor = figures.data?.processor === 'none';
   const money = (minor: number) => formatMoney(minor, figures.data?.currency ?? 'USD');
 
   async function pay(event: FormEvent) {
@@ -214,41 +217,45 @@ export function CheckoutDialog({
               )}
             </>
           ) : null}
-          <fieldset className="choice-group">
-            <legend>Card</legend>
-            {cards.map((c) => (
-              <label key={c.id}>
-                <input
-                  type="radio"
-                  name="checkout-card"
-                  checked={cardChoice === c.id}
-                  onChange={() => setCardChoice(c.id)}
-                />{' '}
-                {c.brand} •••• {c.last4}
-              </label>
-            ))}
-            {cards.length > 0 && (
-              <label>
-                <input
-                  type="radio"
-                  name="checkout-card"
-                  checked={cardChoice === 'new'}
-                  onChange={() => setCardChoice('new')}
-                />{' '}
-                A new card
-              </label>
-            )}
-            {cardChoice === 'new' && (
-              <div className="card-form">
-                {figures.data?.processor !== 'stripe' && (
-                  <p className="sandbox-note" role="note">
-                    {shopTexts.sandbox}
-                  </p>
-                )}
-                <CardFields value={cardForm} onChange={setCardForm} errors={cardErrors} />
-              </div>
-            )}
-          </fieldset>
+          {noProcessor ? (
+            <NoProcessorNotice detail="Buying here is not possible for now: nothing can be charged." />
+          ) : (
+            <fieldset className="choice-group">
+              <legend>Card</legend>
+              {cards.map((c) => (
+                <label key={c.id}>
+                  <input
+                    type="radio"
+                    name="checkout-card"
+                    checked={cardChoice === c.id}
+                    onChange={() => setCardChoice(c.id)}
+                  />{' '}
+                  {c.brand} •••• {c.last4}
+                </label>
+              ))}
+              {cards.length > 0 && (
+                <label>
+                  <input
+                    type="radio"
+                    name="checkout-card"
+                    checked={cardChoice === 'new'}
+                    onChange={() => setCardChoice('new')}
+                  />{' '}
+                  A new card
+                </label>
+              )}
+              {cardChoice === 'new' && (
+                <div className="card-form">
+                  {figures.data?.processor !== 'stripe' && (
+                    <p className="sandbox-note" role="note">
+                      {shopTexts.sandbox}
+                    </p>
+                  )}
+                  <CardFields value={cardForm} onChange={setCardForm} errors={cardErrors} />
+                </div>
+              )}
+            </fieldset>
+          )}
           {failure && (
             <p className="form-error" role="alert">
               {failure}
@@ -258,7 +265,7 @@ export function CheckoutDialog({
             <button
               type="submit"
               className="button"
-              disabled={!online || paying || !figures.data}
+              disabled={!online || paying || !figures.data || noProcessor}
               aria-busy={paying || undefined}
             >
               {paying

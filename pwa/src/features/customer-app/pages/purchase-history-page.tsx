@@ -6,23 +6,22 @@ import {
   type PurchaseDoc,
 } from '@platform/schema/payments/purchase-docs.zod';
 import { rosterItemDocSchema } from '@platform/schema/roster/roster-item.zod';
+import { cardName, isRenewing } from '@platform/schema/payments/card-on-file.rules';
 import { CreditBalances, useCreditBalances } from '../../../components/credit-balances.tsx';
-import { Modal } from '../../../components/modal.tsx';
-import { useToast } from '../../../components/toast/toast-context.ts';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
-import { useOnlineStatus } from '../../../lib/online-status.ts';
-import { failureText } from '../../../lib/request-failure.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
-import { cancelSubscription } from '../api/shop.ts';
+import { CancelDialog } from '../components/cancel-dialog.tsx';
+import { CardOnFile } from '../components/card-on-file.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
 import { purchaseStatusLabels } from '../shop-texts.ts';
 import { useCustomerApp } from '../use-customer-app.ts';
 
 /**
  * Purchase history (issue 15): the family's subscriptions and paid invoices from the device's
- * replica — shown offline too — and self-service cancel at the end of the paid period (needs the
- * network; the new status arrives by replication).
+ * replica — shown offline too — the card on file with 'Replace card', and self-service cancel
+ * at the end of the paid period (both need the network; what they change arrives by
+ * replication).
  */
 export function PurchaseHistoryPage() {
   const { orgId, orgName, home, user } = useCustomerApp();
@@ -79,6 +78,7 @@ export function PurchaseHistoryPage() {
         </EmptyState>
       ) : (
         <>
+          <CardOnFile orgId={scope} userId={user.id} purchases={subscriptions} />
           <CreditBalances balances={credits.balances} who={who} />
           {subscriptions.length > 0 && (
             <section aria-labelledby="ph-subscriptions">
@@ -99,7 +99,10 @@ export function PurchaseHistoryPage() {
                         {format.date(s.nextBillingDate)}
                       </p>
                     )}
-                    {['active', 'scheduled', 'past-due'].includes(s.status) &&
+                    {s.card && isRenewing(s.status) && (
+                      <p className="field-hint">Renews with {cardName(s.card)}</p>
+                    )}
+                    {isRenewing(s.status) &&
                       (s.customerUserId === user.id ? (
                         <button
                           type="button"
@@ -173,75 +176,5 @@ export function PurchaseHistoryPage() {
         />
       )}
     </section>
-  );
-}
-
-function CancelDialog({
-  orgId,
-  purchase,
-  endsOn,
-  onClose,
-}: {
-  orgId: string;
-  purchase: PurchaseDoc;
-  endsOn: string | null;
-  onClose: () => void;
-}) {
-  const online = useOnlineStatus();
-  const toast = useToast();
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const confirm = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      const answer = await cancelSubscription(orgId, purchase.id);
-      toast.success(answer.message);
-      onClose();
-    } catch (error) {
-      setFailure(failureText(error, 'Cancelling'));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <Modal
-      open
-      onOpenChange={(open) => !open && onClose()}
-      title={`Cancel ${purchase.productName}?`}
-    >
-      <div className="checkout">
-        <p>
-          {endsOn
-            ? `It ends on ${endsOn}, at the end of what you have paid for. Nothing more is charged.`
-            : 'It ends at the end of what you have paid for. Nothing more is charged.'}{' '}
-          You get an email confirming it.
-        </p>
-        {!online && (
-          <p className="form-error" role="alert">
-            You are offline. Cancelling needs a connection.
-          </p>
-        )}
-        {failure && (
-          <p className="form-error" role="alert">
-            {failure}
-          </p>
-        )}
-        <div className="button-row">
-          <button
-            type="button"
-            className="button"
-            onClick={() => void confirm()}
-            disabled={busy || !online}
-            aria-busy={busy || undefined}
-          >
-            {busy ? 'Cancelling…' : 'Cancel subscription'}
-          </button>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Keep it
-          </button>
-        </div>
-      </div>
-    </Modal>
   );
 }

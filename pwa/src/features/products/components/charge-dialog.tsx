@@ -6,6 +6,7 @@ import { formatMoney, parseMoneyInput } from '@platform/schema/payments/money';
 import { orgFormat } from '@platform/schema/organizations/org-format';
 import type { ChargeContext } from '@platform/schema/payments/charge.zod';
 import { LoadFailure } from '../../../components/load-failure.tsx';
+import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { SwitchField } from '../../../components/form-fields.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
@@ -163,6 +164,14 @@ function ChargeFlow({
     } finally {
       setBusy(null);
     }
+  }
+
+  if (context.processor === 'none') {
+    return (
+      <div className="charge-flow">
+        <NoProcessorNotice onClose={onClose} />
+      </div>
+    );
   }
 
   if (context.products.length === 0) {

@@ -8,6 +8,7 @@ import {
   type AcceptInviteResponse,
   type CustomerInvite,
 } from '@platform/schema/payments/package-invite.zod';
+import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { ApiError, NetworkError } from '../../../lib/api.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
@@ -152,6 +153,15 @@ function InviteAnswer({ invite, orgId }: { invite: CustomerInvite; orgId: string
     invite.totals.total > 0
       ? `Pay ${formatMoney(invite.totals.total, invite.currency)}`
       : 'Confirm and save card';
+
+  if (invite.processor === 'none') {
+    return (
+      <>
+        <InviteSummary invite={invite} />
+        <NoProcessorNotice detail={`It cannot be paid for now: ask ${invite.orgName} about it.`} />
+      </>
+    );
+  }
 
   return (
     <>

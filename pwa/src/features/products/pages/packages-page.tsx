@@ -4,6 +4,7 @@ import { formatMoney } from '@platform/schema/payments/money';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { NetworkError } from '../../../lib/api.ts';
 import { failureText } from '../../../lib/request-failure.ts';
+import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
 import {
   catalogueTexts,
@@ -69,7 +70,7 @@ export function PackagesPage() {
           type="button"
           className="button"
           onClick={() => setOpen({ kind: 'product', product: null })}
-          disabled={!catalogue.data}
+          disabled={!catalogue.data || catalogue.data.processor === 'none'}
         >
           New product
         </button>
@@ -78,6 +79,9 @@ export function PackagesPage() {
         <p className="sandbox-note" role="note">
           {catalogueTexts.sandbox}
         </p>
+      )}
+      {catalogue.data?.processor === 'none' && (
+        <NoProcessorNotice detail={catalogueTexts.noProcessor} />
       )}
       {catalogue.isPending ? (
         <p className="packages-muted" role="status">

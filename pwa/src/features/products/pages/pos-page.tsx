@@ -3,8 +3,10 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatMoney } from '@platform/schema/payments/money';
 import { orgFormat } from '@platform/schema/organizations/org-format';
 import { LoadFailure } from '../../../components/load-failure.tsx';
+import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
+import { usePaymentProcessor } from '../../../lib/payment-processor.ts';
 import { getTodaysSales } from '../api/charges.ts';
 import { ChargeDialog } from '../components/charge-dialog.tsx';
 import '../products.css';
@@ -30,6 +32,7 @@ export function PosPage({
   const user = useSignedInUser();
   const orgId = user.org?.id ?? '';
   const online = useOnlineStatus();
+  const noProcessor = usePaymentProcessor() === 'none';
   const queryClient = useQueryClient();
   const format = orgFormat(user.org?.timezone);
   const [customer, setCustomer] = useState<TillCustomer | null>(null);
@@ -42,7 +45,7 @@ export function PosPage({
 
   const chosen = (next: TillCustomer) => {
     setCustomer(next);
-    setCharging(true);
+    setCharging(!noProcessor);
   };
 
   return (
@@ -57,13 +60,14 @@ export function PosPage({
             You are offline. Charging needs a connection.
           </p>
         )}
+        {noProcessor && <NoProcessorNotice />}
         {chooseCustomer(customer, chosen)}
         {customer && (
           <div className="button-row">
             <button
               type="button"
               className="button"
-              disabled={!online}
+              disabled={!online || noProcessor}
               onClick={() => setCharging(true)}
             >
               Charge {customer.name}

@@ -1,13 +1,16 @@
 import { Link } from 'react-router';
 import type { CurrentUser } from '@platform/schema/me/me.zod';
+import { hasAnyClaim } from '@platform/schema/organizations/claims';
+import { subscriptionsOverviewClaims } from '@platform/schema/payments/subscriptions-overview.zod';
 import { DisclosureMenu } from '../../../components/disclosure-menu.tsx';
 import { Avatar } from './avatar.tsx';
 import { SignOutLink } from './sign-out-link.tsx';
 
 /**
- * spec §2 User menu: Dashboard, Admin (admins), Subscription & Billing (org view — for those
- * who may change the organisation's settings, not a time-only employee), Sign out — and the
- * person's own Settings (issue 14: staff set their kiosk PIN there).
+ * spec §2 User menu: Dashboard, Admin (admins), Subscription & Billing (org view — the
+ * customers' subscriptions, for staff who sell or keep the products, as its page requires; not
+ * a time-only employee), Sign out — and the person's own Settings (issue 14: staff set their
+ * kiosk PIN there).
  */
 export function UserMenu({
   user,
@@ -40,7 +43,7 @@ export function UserMenu({
             <Link to="/admin">Admin</Link>
           </li>
         )}
-        {user.view === 'org' && user.claims.includes('manage-org-settings') && (
+        {user.view === 'org' && hasAnyClaim(user.claims, subscriptionsOverviewClaims) && (
           <li>
             <Link to="/dashboard/org-subscription">Subscription &amp; Billing</Link>
           </li>

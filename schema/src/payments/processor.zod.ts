@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+/**
+ * Which processor takes this deployment's cards (decision 0061): the sandbox (practice, labelled
+ * so on every screen), Stripe, or none — then every route that would take a card or charge one
+ * answers spec §8 'Payment processing not available' (chargeFlowMessages.noProcessor).
+ */
+export const processorKinds = ['sandbox', 'stripe', 'none'] as const;
+export type ProcessorKind = (typeof processorKinds)[number];
+export const processorKindSchema = z.enum(processorKinds);
+
+/** The machine-readable code of the answer a money route gives without a processor. */
+export const NO_PROCESSOR_CODE = 'payment-processing-not-available';
+
+/** GET /api/payment-processor: what a screen asks before it offers a card form. */
+export const paymentProcessorResponseSchema = z.object({ processor: processorKindSchema });
+export type PaymentProcessorResponse = z.infer<typeof paymentProcessorResponseSchema>;
