@@ -204,7 +204,10 @@ describe('renewal totaling: coupons by their duration', () => {
   });
 
   it('leaves a coupon for another product out', () => {
-    const terms = { ...coupon('percentage', 50, 'forever'), appliesToProductIds: [crypto.randomUUID()] };
+    const terms = {
+      ...coupon('percentage', 50, 'forever'),
+      appliesToProductIds: [crypto.randomUUID()],
+    };
     const { p, first, cycle } = purchase({ today: '2026-11-24', coupon: terms });
     expect(totals(renewals(p, first, cycle, terms, 1))).toEqual([['2026-12-24', 9_900]]);
   });
@@ -317,8 +320,14 @@ describe('renewal totaling: properties', () => {
     fc
       .tuple(
         fc.oneof(
-          fc.record({ type: fc.constant('percentage' as const), amount: fc.integer({ min: 1, max: 100 }) }),
-          fc.record({ type: fc.constant('fixed' as const), amount: fc.integer({ min: 1, max: 200_000 }) }),
+          fc.record({
+            type: fc.constant('percentage' as const),
+            amount: fc.integer({ min: 1, max: 100 }),
+          }),
+          fc.record({
+            type: fc.constant('fixed' as const),
+            amount: fc.integer({ min: 1, max: 200_000 }),
+          }),
         ),
         fc.oneof(
           fc.constant({ durationType: 'forever' as const, durationInMonths: null }),
@@ -336,7 +345,11 @@ describe('renewal totaling: properties', () => {
       schedule: recurringSchedule,
       price: fc.integer({ min: 0, max: 100_000_000 }),
       coupon: terms,
-      today: fc.date({ min: new Date('2024-01-01'), max: new Date('2030-12-31'), noInvalidDate: true }),
+      today: fc.date({
+        min: new Date('2024-01-01'),
+        max: new Date('2030-12-31'),
+        noInvalidDate: true,
+      }),
       billingDay: fc.option(fc.integer({ min: 1, max: 28 })),
       delayDays: fc.option(fc.integer({ min: 1, max: 365 })),
       mode: fc.constantFrom('charge-prorated' as const, 'delayed-billing' as const),
@@ -397,7 +410,9 @@ describe('renewal totaling: properties', () => {
         if (!plan) expect(renewedAtDiscount).toEqual([]);
         else if (plan.forever) expect(renewedAtDiscount).toHaveLength(list.length);
         else if (plan.count <= list.length) {
-          expect(renewedAtDiscount.map((r) => r.on)).toEqual(list.slice(0, plan.count).map((r) => r.on));
+          expect(renewedAtDiscount.map((r) => r.on)).toEqual(
+            list.slice(0, plan.count).map((r) => r.on),
+          );
           expect(renewedAtDiscount.at(-1)?.on).toBe(plan.lastDiscounted);
         }
       }),

@@ -56,7 +56,12 @@ export function renewalDiscount(
 }
 
 export type RenewalInput = {
-  product: { id: string; name: string; schedule: RecurringSchedule; stripeProductId: string | null };
+  product: {
+    id: string;
+    name: string;
+    schedule: RecurringSchedule;
+    stripeProductId: string | null;
+  };
   /** The price agreed for this subscription (variable pricing), before any coupon. */
   priceMinor: Minor;
   coupon: CouponTerms | null;
