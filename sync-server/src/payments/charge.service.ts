@@ -94,7 +94,10 @@ export function totalingProductOf(
   };
 }
 
-function couponTermsOf(coupon: Awaited<ReturnType<typeof repo.findCoupon>>): CouponTerms | null {
+/** A coupon row as totaling reads it. */
+export function couponTermsOf(
+  coupon: Awaited<ReturnType<typeof repo.findCoupon>>,
+): CouponTerms | null {
   if (!coupon) return null;
   return {
     type: coupon.type,
