@@ -11,7 +11,8 @@ import type { ChargeOutcome, PaymentProcessor } from '../adapters/payments/port.
 import { SANDBOX_SUBSCRIPTION_PREFIX } from '../adapters/payments/sandbox.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
-import { CHARGING_LEASE_MS, couponTermsOf } from './charge.service.ts';
+import { CHARGING_LEASE_MS } from './charge.service.ts';
+import { couponTermsOf } from './coupon-terms.ts';
 import * as repo from './payments.repository.ts';
 import { announceToBuyer } from './purchase-feeds.ts';
 import { cardsOf, findRenewalInvoice, renewalInvoiceOf } from './renewals.repository.ts';
