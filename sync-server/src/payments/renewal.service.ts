@@ -110,11 +110,25 @@ async function claimRenewal(
   ) {
     return { kind: 'in-progress' as const };
   }
-  const card = await cardOnFile(tx, subscription, processor);
+  // An attempt asked and never heard (its answer lost, or its writer gone) is asked again as it
+  // was — the same card under the same key; after a decline the card on file is asked anew.
+  const unheard =
+    invoice.paymentMethodId !== null &&
+    (invoice.status === 'charging' || invoice.failureMessage === null);
+  const asked = unheard
+    ? await repo.findPaymentMethod(
+        tx,
+        invoice.orgId,
+        invoice.customerUserId,
+        invoice.paymentMethodId!,
+      )
+    : null;
+  const card = asked ?? (await cardOnFile(tx, subscription, processor));
   await repo.updateInvoice(tx, invoice.id, {
     status: 'charging',
     chargingSince: now,
     paymentMethodId: card?.id ?? null,
+    failureMessage: null,
   });
   return { kind: 'charge' as const, subscription, invoice, card, billingDate };
 }

@@ -147,11 +147,16 @@ describe.each(testDatabaseKinds)('sandbox renewals on %s', (kind) => {
     const at = noonOf('2026-12-24');
     await expect(renew(s, at, losingAnswers(sandboxProcessor(t.db), 1))).rejects.toThrow('dropped');
     expect(await renewalInvoices(t.db, s.subscriptionId)).toEqual([
-      expect.objectContaining({ status: 'open', attempt: 1 }),
+      expect.objectContaining({ status: 'open', attempt: 1, paymentMethodId: s.card.id }),
     ]);
+    // A card added meanwhile changes nothing: the question asked is asked again as it was.
+    await s.replaceCard('5555 5555 5555 4444');
     expect(await renew(s, at)).toBe('paid');
     expect(await renewalCharges(t.db, s.subscriptionId)).toEqual([
       ['2026-12-24:1', 9_900, 'succeeded'],
+    ]);
+    expect(await renewalInvoices(t.db, s.subscriptionId)).toEqual([
+      expect.objectContaining({ status: 'paid', paymentMethodId: s.card.id }),
     ]);
   });
 
