@@ -168,6 +168,11 @@ export const invoices = pgTable(
      * per processor invoice, whatever delivers its webhook twice (decision 0057).
      */
     processorInvoiceId: text('processor_invoice_id'),
+    /**
+     * The billing date a renewal invoice of ours is for (the sandbox renews, decision 0060): one
+     * invoice per subscription and period, whoever renews it — two workers, a retry, a crash.
+     */
+    periodStart: date('period_start', { mode: 'string' }),
     createdByUserId: uuid('created_by_user_id').references(() => users.id, {
       onDelete: 'set null',
     }),
@@ -182,6 +187,9 @@ export const invoices = pgTable(
     uniqueIndex('invoices_processor_invoice')
       .on(t.processorInvoiceId)
       .where(sql`${t.processorInvoiceId} is not null`),
+    uniqueIndex('invoices_renewal_period')
+      .on(t.subscriptionId, t.periodStart)
+      .where(sql`${t.periodStart} is not null`),
     check(
       'invoices_amounts',
       sql`${t.totalMinor} >= 0 and ${t.priceMinor} >= 0 and ${t.attempt} >= 1`,
@@ -204,7 +212,10 @@ export const subscriptions = pgTable(
     productName: text('product_name').notNull(),
     couponId: uuid('coupon_id').references(() => coupons.id, { onDelete: 'restrict' }),
     priceMinor: integer('price_minor').notNull(),
-    /** past-due: the processor's renewal charge failed and it is retrying (decision 0057). */
+    /**
+     * past-due: the renewal charge failed and is retried — by the processor (Stripe, decision
+     * 0057) or by our renewal job (the sandbox, decision 0060).
+     */
     status: text('status', {
       enum: ['scheduled', 'active', 'past-due', 'cancel-at-period-end', 'cancelled'],
     }).notNull(),
@@ -235,6 +246,8 @@ export const subscriptions = pgTable(
      * not deliver events in order, and an older one must not undo a newer one.
      */
     processorEventAt: timestamp('processor_event_at', { withTimezone: true }),
+    /** When a declined renewal is tried again (past-due, the sandbox; decision 0060). */
+    renewalRetryAt: timestamp('renewal_retry_at', { withTimezone: true }),
     createdAt: createdAt(),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     // Replicated to the customer's family (collection `purchases`, decision 0058).
@@ -246,6 +259,10 @@ export const subscriptions = pgTable(
     uniqueIndex('subscriptions_processor_subscription')
       .on(t.processorSubscriptionId)
       .where(sql`${t.processorSubscriptionId} is not null`),
+    // What the renewal job looks for: subscriptions not ended, by their next billing date.
+    index('subscriptions_renewals_due')
+      .on(t.nextBillingDate)
+      .where(sql`${t.status} <> 'cancelled'`),
   ],
 );
 

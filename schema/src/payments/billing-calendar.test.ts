@@ -1,11 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
+  addDays,
   addMonths,
   addPeriods,
+  billingDateAfter,
   clampBillingDay,
   daysInMonth,
   nextBillingDay,
+  schedules,
+  type RecurringSchedule,
 } from './billing-calendar.ts';
 
 describe('the billing calendar', () => {
@@ -53,6 +57,30 @@ describe('the billing calendar', () => {
           expect(Number(next.slice(8))).toBe(billingDay);
           // Within a month: never skips an occurrence.
           expect(next <= addMonths(from, 1)).toBe(true);
+        },
+      ),
+    );
+  });
+
+  it('finds the billing date after a day, counted from the anchor (never from the last date)', () => {
+    expect(billingDateAfter('2027-01-31', 'month', '2027-02-28')).toBe('2027-03-31');
+    expect(billingDateAfter('2027-01-31', 'month', '2027-01-30')).toBe('2027-01-31');
+    expect(billingDateAfter('2026-11-24', 'week', '2026-12-01')).toBe('2026-12-08');
+    fc.assert(
+      fc.property(
+        fc.date({ min: new Date('2000-01-01'), max: new Date('2090-01-01'), noInvalidDate: true }),
+        fc.integer({ min: 0, max: 4000 }),
+        fc.constantFrom(...schedules.filter((s): s is RecurringSchedule => s !== 'one-time')),
+        (date, later, schedule) => {
+          const anchor = date.toISOString().slice(0, 10);
+          const day = addDays(anchor, later);
+          const after = billingDateAfter(anchor, schedule, day);
+          expect(after > day).toBe(true);
+          // It is a billing date, and the one before it is not after `day`: none is skipped.
+          let k = 0;
+          while (addPeriods(anchor, schedule, k) < after) k++;
+          expect(addPeriods(anchor, schedule, k)).toBe(after);
+          expect(addPeriods(anchor, schedule, k - 1) <= day).toBe(true);
         },
       ),
     );

@@ -63,6 +63,29 @@ export function addPeriods(day: DayKey, schedule: RecurringSchedule, count = 1):
     : addMonths(day, period.months * count);
 }
 
+/** The longest a period of each schedule can be, in days (a month from the 31st is 31). */
+const longestPeriodDays: Record<RecurringSchedule, number> = {
+  week: 7,
+  'bi-weekly': 14,
+  month: 31,
+  quarter: 92,
+  'bi-yearly': 184,
+  year: 366,
+};
+
+/**
+ * The first billing date after `day` of a subscription whose dates are `anchor` + k periods
+ * (k ≥ 0). Always counted from the anchor, never from the previous date: a subscription that
+ * began on Jan 31 bills Feb 28, then Mar 31 — counted from Feb 28 it would drift to the 28th.
+ */
+export function billingDateAfter(anchor: DayKey, schedule: RecurringSchedule, day: DayKey): DayKey {
+  if (anchor > day) return anchor;
+  // No period is longer than its longest, so this many periods never pass `day`; step from there.
+  let periods = Math.floor(daysBetween(anchor, day) / longestPeriodDays[schedule]);
+  while (addPeriods(anchor, schedule, periods) <= day) periods++;
+  return addPeriods(anchor, schedule, periods);
+}
+
 /** The day one period before `day`. */
 export function subtractPeriod(day: DayKey, schedule: RecurringSchedule): DayKey {
   return addPeriods(day, schedule, -1);

@@ -109,8 +109,11 @@ export function couponDiscountOf(coupon: CouponTerms, amount: Minor): Minor {
   return 0;
 }
 
-/** Whether the coupon still discounts a charge on `chargeDay` given the first real charge's day. */
-function discountsChargeOn(
+/**
+ * Whether the coupon still discounts a charge on `chargeDay` given the first real charge's day
+ * (the purchase's charge here; every renewal's in renewal-totaling.ts).
+ */
+export function discountsChargeOn(
   coupon: CouponTerms,
   chargeDay: DayKey,
   firstChargeDay: DayKey,

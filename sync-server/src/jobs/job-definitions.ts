@@ -35,12 +35,17 @@ export const jobDefinitions = {
     retryDelaySeconds: 30,
     expireInSeconds: 120,
   },
-  /** A renewal the processor could not charge: the customer is told by email (decision 0057). */
+  /**
+   * A renewal the processor could not charge: the customer is told by email how to fix the card
+   * (decisions 0057, 0060), or — after the sandbox's last retry — that the subscription ended.
+   */
   'renewal-failed-notice': {
     payload: z.object({
       orgId: z.uuid(),
       subscriptionId: z.uuid(),
+      /** The invoice that was declined: Stripe's `in_…`, or ours for a sandbox renewal. */
       processorInvoiceId: z.string().min(1),
+      ended: z.boolean().optional(),
     }),
     retryLimit: 3,
     retryDelaySeconds: 30,
@@ -52,6 +57,24 @@ export const jobDefinitions = {
     retryLimit: 3,
     retryDelaySeconds: 30,
     expireInSeconds: 60,
+  },
+  /**
+   * The sandbox's renewals (decision 0060): every five minutes, one subscription-renewal job for
+   * each subscription it bills that is due today in its organisation's calendar.
+   */
+  'renewals-due': {
+    payload: z.object({}),
+    retryLimit: 1,
+    retryDelaySeconds: 60,
+    expireInSeconds: 240,
+    cron: '*/5 * * * *',
+  },
+  /** One subscription's renewal: charged once per billing date, whatever runs it twice. */
+  'subscription-renewal': {
+    payload: z.object({ orgId: z.uuid(), subscriptionId: z.uuid() }),
+    retryLimit: 3,
+    retryDelaySeconds: 60,
+    expireInSeconds: 120,
   },
   /** Deletes what would otherwise grow for ever (decision 0016). */
   prune: {

@@ -5,6 +5,8 @@ import { requestPasswordReset } from '../auth/password-reset.service.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
 import { sendReceipt } from '../payments/receipt.service.ts';
 import { sendRenewalFailedNotice } from '../payments/renewal-notice.service.ts';
+import { renewSubscription } from '../payments/renewal.service.ts';
+import { queueDueRenewals } from '../payments/renewals-due.service.ts';
 
 /** Each feature's background work, composed in one place (as features.ts composes routes). */
 export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport: MailTransport }) {
@@ -30,6 +32,16 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
       payload,
     ),
   );
+  jobs.handle('renewals-due', async () => {
+    // Stripe renews its own subscriptions and tells us by webhook (decision 0057).
+    if (app.paymentProcessor.kind !== 'sandbox') return;
+    const queued = await queueDueRenewals(db, jobs);
+    if (queued > 0) app.log.info({ queued }, 'sandbox renewals queued');
+  });
+  jobs.handle('subscription-renewal', async (payload) => {
+    if (app.paymentProcessor.kind !== 'sandbox') return;
+    await renewSubscription({ db, processor: app.paymentProcessor, jobs }, payload);
+  });
   jobs.handle('prune', async () => {
     const pruned = await pruneExpiredData(db, {
       auditRetentionDays: app.config.auditRetentionDays,

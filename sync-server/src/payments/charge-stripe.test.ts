@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { invoices, paymentMethods, products, subscriptions } from '@platform/schema/db';
+import { coupons, invoices, paymentMethods, products, subscriptions } from '@platform/schema/db';
 import type { PaymentProcessor } from '../adapters/payments/port.ts';
 import type { Db } from '../db/open-database.ts';
 import { insertTestOrg, insertTestUser } from '../testing/auth-fixtures.ts';
@@ -27,7 +27,11 @@ describe.each(testDatabaseKinds)('Run charge with Stripe on %s', (kind) => {
   });
   afterAll(() => close());
 
-  async function order(token = 'pm_card_visa') {
+  type CouponValues = Pick<
+    typeof coupons.$inferInsert,
+    'type' | 'amount' | 'durationType' | 'durationInMonths'
+  >;
+  async function order(token = 'pm_card_visa', options: { coupon?: CouponValues; at?: Date } = {}) {
     const org = await insertTestOrg(db);
     const staff = await insertTestUser(db);
     const customer = await insertTestUser(db);
@@ -57,6 +61,12 @@ describe.each(testDatabaseKinds)('Run charge with Stripe on %s', (kind) => {
       .insert(paymentMethods)
       .values({ orgId: org.id, userId: customer.id, processor: 'stripe', ...saved.card })
       .returning();
+    const [coupon] = options.coupon
+      ? await db
+          .insert(coupons)
+          .values({ orgId: org.id, name: 'Spring offer', ...options.coupon })
+          .returning()
+      : [];
     const { invoiceId, totals } = await totalCharge(
       db,
       {
@@ -64,14 +74,14 @@ describe.each(testDatabaseKinds)('Run charge with Stripe on %s', (kind) => {
         actorUserId: staff.id,
         customerUserId: customer.id,
         productId,
-        couponId: null,
+        couponId: coupon?.id ?? null,
         paymentMethodId: method!.id,
         priceMinor: null,
         startDate: null,
         prorationMode: 'charge-prorated',
         issuePunchCard: false,
       },
-      now,
+      options.at ?? now,
     );
     return {
       org,
@@ -80,6 +90,7 @@ describe.each(testDatabaseKinds)('Run charge with Stripe on %s', (kind) => {
       totals,
       processorProductId,
       card: saved.card,
+      coupon,
     };
   }
   const intentsFor = (card: string) =>
@@ -221,6 +232,56 @@ describe.each(testDatabaseKinds)('Run charge with Stripe on %s', (kind) => {
     expect(refused).toEqual({ valid: false, message: stripeMessages.numberRefused });
     expect((await subscriptionOf(o.invoiceId))?.paymentMethodId).toBe(method!.id);
   });
+
+  /** The Stripe subscription of our order, its one price, and the coupons of its discounts. */
+  async function remoteOf(invoiceId: string) {
+    const remote = wire.object((await subscriptionOf(invoiceId))!.processorSubscriptionId!)!;
+    const [item] = (remote.items as { data: Array<{ price: Record<string, unknown> }> }).data;
+    const discounts = (remote.discounts as string[]).map((id) => wire.object(id)!);
+    return {
+      price: item!.price,
+      coupons: discounts.map((d) => d.coupon as Record<string, unknown>),
+    };
+  }
+
+  it.each([
+    [
+      'forever: every renewal, so the coupon for ever',
+      { type: 'percentage', amount: 10, durationType: 'forever', durationInMonths: null } as const,
+      now,
+      [{ duration: 'forever', duration_in_months: null, percent_off: 10 }],
+    ],
+    [
+      'repeating 3 months, bought at 10 am: Stripe’s 3 months end before the Feb 24 renewal',
+      { type: 'percentage', amount: 25, durationType: 'repeating', durationInMonths: 3 } as const,
+      now,
+      [{ duration: 'repeating', duration_in_months: 3, percent_off: 25 }],
+    ],
+    [
+      'repeating 3 months, bought at 2 pm: 3 months would reach the Feb 24 renewal, 2 do not',
+      { type: 'fixed', amount: 1_500, durationType: 'repeating', durationInMonths: 3 } as const,
+      new Date('2026-11-24T19:00:00.000Z'),
+      [{ duration: 'repeating', duration_in_months: 2, amount_off: 1_500, currency: 'usd' }],
+    ],
+    [
+      'once: used by our first charge, so none at Stripe',
+      { type: 'percentage', amount: 50, durationType: 'once', durationInMonths: null } as const,
+      now,
+      [],
+    ],
+  ])(
+    'has Stripe bill the renewals at the full price with our coupon for as long as it lasts — %s',
+    async (_name, coupon, at, expected) => {
+      const o = await order('pm_card_visa', { coupon, at });
+      expect(
+        await runCharge(db, stripe, { orgId: o.org.id, invoiceId: o.invoiceId }, at),
+      ).toMatchObject({ valid: true });
+      const remote = await remoteOf(o.invoiceId);
+      // The price before the coupon: not the first renewal's discounted figure.
+      expect(remote.price).toMatchObject({ unit_amount: 9_900 });
+      expect(remote.coupons).toEqual(expected.map((terms) => expect.objectContaining(terms)));
+    },
+  );
 
   it('leaves a declined card’s order open, with no subscription at Stripe', async () => {
     const o = await order('pm_card_chargeDeclined');

@@ -12,7 +12,6 @@ import {
   type TotaledInvoice,
   type TotalingProduct,
 } from '@platform/schema/payments/totaling';
-import type { CouponTerms } from '@platform/schema/payments/products.zod';
 import { dayKeyOf, orgTimeZone, type DayKey } from '@platform/schema/time-tracking/org-calendar';
 import type { invoices } from '@platform/schema/db';
 import type { PaymentProcessor } from '../adapters/payments/port.ts';
@@ -20,9 +19,10 @@ import type { Db, Tx } from '../db/open-database.ts';
 import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { notifyChange } from '../sync/change-feed.ts';
+import { couponTermsOf } from './coupon-terms.ts';
 import { issueCreditsForInvoice } from './credits.service.ts';
 import * as repo from './payments.repository.ts';
-import { findSubscription, setProcessorSubscriptionId } from './subscriptions.repository.ts';
+import { startProcessorSubscription } from './processor-subscription.service.ts';
 
 /**
  * The charge flow on the server (spec §4 Charge flow; issue 15): Continue totals an invoice
@@ -93,16 +93,6 @@ export function totalingProductOf(
     startupFeeMinor: product.startupFeeMinor,
     stripeProductId: product.processorProductId,
     unifiedBillingConfig: product.unifiedBillingConfig,
-  };
-}
-
-function couponTermsOf(coupon: Awaited<ReturnType<typeof repo.findCoupon>>): CouponTerms | null {
-  if (!coupon) return null;
-  return {
-    type: coupon.type,
-    amount: coupon.amount,
-    appliesToProductIds: coupon.appliesToProductIds,
-    duration: { durationType: coupon.durationType, durationInMonths: coupon.durationInMonths },
   };
 }
 
@@ -408,55 +398,12 @@ export async function runCharge(
     };
   });
   if (result.valid && result.subscriptionId) {
-    await startProcessorSubscription(db, processor, {
-      ...invoice,
-      subscriptionId: result.subscriptionId,
-    });
+    // The invoice as written, by this request or one that overtook it: its subscription, and
+    // when it was paid (which the processor's request is made from, the same every time).
+    const paid = await repo.findInvoice(db, invoice.orgId, invoice.id);
+    if (paid) await startProcessorSubscription(db, processor, paid);
   }
   return result;
-}
-
-/**
- * Decision 0057: our first charge is made; the processor bills the renewals from the next
- * billing date on. Asked after the paid invoice is written, outside any transaction, with the
- * key `subscription:{id}` — whichever request asks, and however often, the processor answers
- * the same subscription. A processor that does not answer leaves the id empty: the charge was
- * made and is answered as made, and the next Run charge of this invoice asks again.
- */
-async function startProcessorSubscription(
-  db: Db,
-  processor: PaymentProcessor,
-  invoice: InvoiceRow,
-) {
-  if (!invoice.subscriptionId) return;
-  const subscription = await findSubscription(db, invoice.orgId, invoice.subscriptionId);
-  if (!subscription || subscription.processorSubscriptionId || subscription.status === 'cancelled')
-    return;
-  // The card on file now: its customer may have replaced it since (decision 0064).
-  const methodId = subscription.paymentMethodId ?? invoice.paymentMethodId;
-  if (!methodId) return;
-  const product = await repo.findProduct(db, invoice.orgId, invoice.productId);
-  const method = await repo.findPaymentMethod(db, invoice.orgId, invoice.customerUserId, methodId);
-  const firstBillingDate = invoice.totals.nextBillingDate;
-  if (!product?.processorProductId || product.schedule === 'one-time') return;
-  if (!method || !firstBillingDate) return;
-  try {
-    const started = await processor.startSubscription({
-      orgId: invoice.orgId,
-      userId: invoice.customerUserId,
-      processorProductId: product.processorProductId,
-      priceMinor: invoice.totals.recurringFinalAmount,
-      currency: invoice.currency,
-      schedule: product.schedule,
-      firstBillingDate,
-      timeZone: orgTimeZone(await repo.orgTimeZoneSetting(db, invoice.orgId)),
-      processorPaymentMethodId: method.processorPaymentMethodId,
-      idempotencyKey: `subscription:${subscription.id}`,
-    });
-    await setProcessorSubscriptionId(db, subscription.id, started.processorSubscriptionId);
-  } catch {
-    // Left for the next Run charge of this invoice (see above); the charge itself stands.
-  }
 }
 
 function paidResult(invoice: InvoiceRow): RunResult {

@@ -16,6 +16,16 @@ import {
   totalOrder,
 } from '../testing/payment-fixtures.ts';
 
+import { addMonths } from '@platform/schema/payments/billing-calendar';
+import { sandboxProcessor } from '../adapters/payments/sandbox.ts';
+import {
+  putCardOnFile,
+  noonOf,
+  sandboxCardNumbers,
+  subscriptionRow,
+} from '../testing/renewal-fixtures.ts';
+import { renewSubscription } from './renewal.service.ts';
+
 type Doc = { id: string; _deleted: boolean; [key: string]: unknown };
 type Pulled = { documents: Doc[]; checkpoint: { id: string; lsn: number } | null };
 
@@ -154,6 +164,57 @@ describe.each(testDatabaseKinds)('the catalogue and purchases on devices on %s',
     expect(invoices.documents).toEqual([
       expect.objectContaining({ id: sale.invoiceId, productName: 'Pilates', _deleted: false }),
     ]);
+  });
+
+  it('brings a renewal to the buyer’s next pull: its paid invoice and the purchase moved on; a declined one as past due', async () => {
+    const sale = await sell(a.org.id, a.otherCustomerId, (await product(a.org.id, 'Spin')).id);
+    const subscriptionId = sale.subscriptionId!;
+    const due = (await subscriptionRow(t.db, subscriptionId)).nextBillingDate!;
+    const renew = (day: string) =>
+      renewSubscription(
+        { db: t.db, processor: sandboxProcessor(t.db), jobs: t.app.jobs },
+        { orgId: a.org.id, subscriptionId },
+        noonOf(day),
+      );
+    const before = {
+      purchases: await pull(a.other, 'purchases'),
+      invoices: await pull(a.other, 'invoices'),
+    };
+    expect(await renew(due)).toBe('paid');
+    const purchases = await pull(a.other, 'purchases', before.purchases.checkpoint);
+    const invoices = await pull(a.other, 'invoices', before.invoices.checkpoint);
+    expect(purchases.documents).toEqual([
+      expect.objectContaining({
+        id: subscriptionId,
+        status: 'active',
+        nextBillingDate: addMonths(due, 1),
+        _deleted: false,
+      }),
+    ]);
+    expect(invoices.documents).toEqual([
+      expect.objectContaining({
+        subscriptionId,
+        customerUserId: a.otherCustomerId,
+        totalMinor: 4_900,
+        _deleted: false,
+        lineItems: [expect.objectContaining({ description: expect.stringMatching(/^Spin — /) })],
+      }),
+    ]);
+
+    // The next renewal is declined: the purchase reaches the device as past due, no invoice.
+    await putCardOnFile(
+      t.db,
+      { orgId: a.org.id, userId: a.otherCustomerId },
+      subscriptionId,
+      sandboxCardNumbers.declined,
+    );
+    expect(await renew(addMonths(due, 1))).toBe('past-due');
+    const declined = await pull(a.other, 'purchases', purchases.checkpoint);
+    expect(declined.documents).toEqual([
+      expect.objectContaining({ id: subscriptionId, status: 'past-due' }),
+    ]);
+    const none = await pull(a.other, 'invoices', invoices.checkpoint);
+    expect(live(none)).toEqual([]);
   });
 
   it('refuses every push to the catalogue and purchases, and still takes the device’s other pushes', async () => {

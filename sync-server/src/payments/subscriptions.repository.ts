@@ -14,6 +14,16 @@ export async function findSubscription(db: Reader, orgId: string, subscriptionId
   return row ?? null;
 }
 
+/** The subscription, locked for this transaction (one renewal at a time per subscription). */
+export async function lockSubscription(tx: Tx, orgId: string, subscriptionId: string) {
+  const [row] = await tx
+    .select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.orgId, orgId), eq(subscriptions.id, subscriptionId)))
+    .for('update');
+  return row ?? null;
+}
+
 /** Ours for a processor's subscription id — the only way an event finds its organisation. */
 export async function lockSubscriptionByProcessorId(tx: Tx, processorSubscriptionId: string) {
   const [row] = await tx

@@ -5,7 +5,7 @@ import type { subscriptions } from '@platform/schema/db';
 import type { Db, Tx } from '../db/open-database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { orgTimeZoneSetting } from './payments.repository.ts';
-import { notifyChange } from '../sync/change-feed.ts';
+import { announceToBuyer } from './purchase-feeds.ts';
 import { lockSubscriptionByProcessorId, updateSubscription } from './subscriptions.repository.ts';
 import {
   insertRenewalInvoice,
@@ -202,23 +202,8 @@ async function renewalPaid(
       ? { status: 'active', processorEventAt: new Date(event.created * 1000) }
       : {}),
   });
-  await announce(tx, subscription, ['purchases', 'invoices']);
+  await announceToBuyer(tx, subscription, ['purchases', 'invoices']);
   return 'applied';
-}
-
-/** The buyer's devices hear of the change (collections purchases and invoices, decision 0058). */
-async function announce(
-  tx: Tx,
-  subscription: Subscription,
-  collections: Array<'purchases' | 'invoices'>,
-) {
-  for (const collection of collections) {
-    await notifyChange(tx, {
-      collection,
-      orgId: subscription.orgId,
-      ownerIds: [subscription.customerUserId],
-    });
-  }
 }
 
 /** invoice.payment_failed: past due, and the customer is told — by a job, not in this request. */
@@ -235,7 +220,7 @@ async function renewalFailed(
       status: 'past-due',
       processorEventAt: new Date(event.created * 1000),
     });
-    await announce(tx, subscription, ['purchases']);
+    await announceToBuyer(tx, subscription, ['purchases']);
   }
   await jobs.enqueue(
     'renewal-failed-notice',
@@ -277,6 +262,6 @@ async function subscriptionChanged(
     processorEventAt: new Date(event.created * 1000),
     ...(status === 'cancelled' ? { cancelledAt: endedAt ? new Date(endedAt * 1000) : now } : {}),
   });
-  await announce(tx, subscription, ['purchases']);
+  await announceToBuyer(tx, subscription, ['purchases']);
   return 'applied';
 }

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for Stripe's API, speaking its wire format, for the Stripe adapter's tests
  * (DESIGN.md: fakes only for the outside world, behind their port). It answers the calls the
- * adapter makes — products, customers, attaching PaymentMethods, PaymentIntents, subscriptions
- * (created, their card changed, cancelled at period end) —
+ * adapter makes — products, customers, attaching PaymentMethods, PaymentIntents, coupons,
+ * subscriptions (created with their discounts, their card changed, cancelled at period end) —
  * with form-encoded bodies in (bracket notation) and JSON objects out, Stripe's error envelopes
  * with their statuses, and Stripe's idempotency: a key seen before answers the stored response
  * again (errors too) and creates nothing; the same key with other parameters is refused.
@@ -201,6 +201,67 @@ export async function startStripeWireServer() {
     return error;
   }
 
+  function createCoupon(params: Params): Reply {
+    const id = (params.id as string | undefined) ?? newId('co');
+    if (objects.has(id))
+      return invalidRequest('Coupon already exists.', 400, 'resource_already_exists');
+    const duration = params.duration as string;
+    if (!['forever', 'once', 'repeating'].includes(duration))
+      return invalidRequest('Invalid duration: must be one of forever, once, or repeating');
+    const months =
+      params.duration_in_months === undefined ? null : Number(params.duration_in_months);
+    if ((duration === 'repeating') !== (months !== null && months >= 1))
+      return invalidRequest(
+        'duration_in_months is required with duration repeating, and only then.',
+      );
+    const percentOff = params.percent_off === undefined ? null : Number(params.percent_off);
+    const amountOff = params.amount_off === undefined ? null : Number(params.amount_off);
+    if ((percentOff === null) === (amountOff === null))
+      return invalidRequest('Exactly one of percent_off or amount_off is required.');
+    if (amountOff !== null && !params.currency)
+      return invalidRequest('currency is required with amount_off.');
+    return keep({
+      id,
+      object: 'coupon',
+      created: now(),
+      livemode: false,
+      valid: true,
+      times_redeemed: 0,
+      name: params.name ?? null,
+      duration,
+      duration_in_months: months,
+      percent_off: percentOff,
+      amount_off: amountOff,
+      currency: params.currency ?? null,
+      metadata: params.metadata ?? {},
+    });
+  }
+
+  /** A subscription's discounts: each coupon named, from now for its duration, as Stripe counts. */
+  function discountsOf(params: Params, subscription: string, customer: string) {
+    const asked = (params.discounts as Array<{ coupon?: string }> | undefined) ?? [];
+    const made: Json[] = [];
+    for (const { coupon: couponId } of asked) {
+      const coupon = couponId ? objects.get(couponId) : undefined;
+      if (!coupon || coupon.object !== 'coupon')
+        return invalidRequest(`No such coupon: '${couponId}'`, 400, 'resource_missing');
+      const start = now();
+      const months = coupon.duration_in_months as number | null;
+      const end = new Date(start * 1000);
+      end.setUTCMonth(end.getUTCMonth() + (months ?? 0));
+      made.push({
+        id: newId('di'),
+        object: 'discount',
+        coupon,
+        customer,
+        subscription,
+        start,
+        end: coupon.duration === 'repeating' ? Math.floor(end.getTime() / 1000) : null,
+      });
+    }
+    return made;
+  }
+
   function createSubscription(params: Params): Reply {
     const customer = params.customer as string;
     if (!objects.has(customer))
@@ -212,6 +273,9 @@ export async function startStripeWireServer() {
       return invalidRequest('Invalid timestamp: must be an integer Unix timestamp in the future.');
     const data = item.price_data;
     const id = newId('sub');
+    const discounts = discountsOf(params, id, customer);
+    if (!Array.isArray(discounts)) return discounts;
+    for (const discount of discounts) keep(discount);
     return keep({
       id,
       object: 'subscription',
@@ -223,6 +287,7 @@ export async function startStripeWireServer() {
       trial_end: trialEnd,
       billing_cycle_anchor: trialEnd,
       cancel_at_period_end: false,
+      discounts: discounts.map((discount) => discount.id),
       canceled_at: null,
       ended_at: null,
       default_payment_method: params.default_payment_method ?? null,
@@ -286,7 +351,8 @@ export async function startStripeWireServer() {
     if (method === 'POST' && attachPath) return attach(decodeURIComponent(attachPath[1]!), params);
     if (method === 'POST' && path === '/v1/payment_intents') return createPaymentIntent(params);
     if (method === 'POST' && path === '/v1/subscriptions') return createSubscription(params);
-    const one = /^\/v1\/(payment_intents|subscriptions)\/([^/]+)$/.exec(path);
+    if (method === 'POST' && path === '/v1/coupons') return createCoupon(params);
+    const one = /^\/v1\/(payment_intents|subscriptions|coupons)\/([^/]+)$/.exec(path);
     const found = one ? objects.get(decodeURIComponent(one[2]!)) : undefined;
     if (one && !found)
       return invalidRequest(`No such object: '${one[2]}'`, 404, 'resource_missing');

@@ -1,5 +1,6 @@
 import type { RecurringSchedule } from '@platform/schema/payments/billing-calendar';
 import type { ProcessorKind } from '@platform/schema/payments/processor.zod';
+import type { RenewalDiscountPlan } from '@platform/schema/payments/renewal-totaling';
 import type { DayKey } from '@platform/schema/time-tracking/org-calendar';
 
 /**
@@ -47,6 +48,19 @@ export type ChargeOutcome =
   | { status: 'declined' | 'requires-action'; message: string };
 
 /**
+ * Our coupon on a subscription's renewals, and which of them it discounts by our rules
+ * (decision 0060): the processor is told the undiscounted price and this discount.
+ */
+export type RenewalDiscount = {
+  couponId: string;
+  name: string;
+  type: 'percentage' | 'fixed';
+  /** Percent (1–100) or minor units. */
+  amount: number;
+  plan: RenewalDiscountPlan;
+};
+
+/**
  * The processor bills the renewals after our own first charge (decision 0057): its first
  * period starts on `firstBillingDate` (the totaled invoice's nextBillingDate, a day of the
  * organisation's calendar in `timeZone`), nothing charged before it.
@@ -55,8 +69,12 @@ export type SubscriptionRequest = {
   orgId: string;
   userId: string;
   processorProductId: string;
-  /** What each renewal costs (the totaled invoice's recurringFinalAmount). */
+  /** What each renewal costs before any coupon: the price agreed for the subscription. */
   priceMinor: number;
+  /** The coupon on the renewals, or null when it discounts none of them. */
+  discount: RenewalDiscount | null;
+  /** When our first charge was made: a processor counts a coupon's months from about then. */
+  subscribedAt: Date;
   currency: string;
   schedule: RecurringSchedule;
   firstBillingDate: DayKey;

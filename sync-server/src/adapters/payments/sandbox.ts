@@ -7,6 +7,12 @@ import { sandboxCardOf, sandboxMessages, type SandboxBehaviour } from './sandbox
 
 const id = (prefix: string) => `${prefix}_sandbox_${randomBytes(12).toString('hex')}`;
 
+/**
+ * How the sandbox's subscriptions are told from another processor's: ours renews those itself
+ * (the renewal job, decision 0060), a Stripe one is renewed by Stripe (decision 0057).
+ */
+export const SANDBOX_SUBSCRIPTION_PREFIX = 'sub_sandbox_';
+
 const declines: Partial<Record<SandboxBehaviour, ChargeOutcome>> = {
   declined: { status: 'declined', message: sandboxMessages.declined },
   'insufficient-funds': { status: 'declined', message: sandboxMessages.insufficientFunds },
@@ -93,11 +99,12 @@ export function sandboxProcessor(db: Db, now: () => Date = () => new Date()): Pa
       return decline ?? { status: 'declined', message: sandboxMessages.declined };
     },
 
-    // Nothing renews in the sandbox (decision 0057); the id comes from the key, so asking twice
-    // answers the same subscription, as Stripe does.
+    // The id comes from the key, so asking twice answers the same subscription, as Stripe does.
+    // Its renewals are the renewal job's (payments/renewal.service.ts, decision 0060): it reads
+    // the price and the coupon from our own rows, so nothing of the request is kept here.
     async startSubscription({ idempotencyKey }) {
       const digest = createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 24);
-      return { processorSubscriptionId: `sub_sandbox_${digest}` };
+      return { processorSubscriptionId: `${SANDBOX_SUBSCRIPTION_PREFIX}${digest}` };
     },
 
     // Nothing renews in the sandbox: which card a subscription renews with is our own row's

@@ -223,6 +223,8 @@ describe.each(testDatabaseKinds)('the Stripe adapter on %s', (kind) => {
       ...who,
       processorProductId: 'prod_x',
       priceMinor: 9_900,
+      discount: null,
+      subscribedAt: new Date(),
       currency: 'USD',
       schedule: 'quarter' as const,
       firstBillingDate: '2099-12-24',
@@ -284,6 +286,8 @@ describe.each(testDatabaseKinds)('the Stripe adapter on %s', (kind) => {
       ...who,
       processorProductId: 'prod_x',
       priceMinor: 9_900,
+      discount: null,
+      subscribedAt: new Date('2099-11-24T15:00:00Z'),
       currency: 'USD',
       schedule: 'month',
       firstBillingDate: '2099-12-24',
@@ -315,5 +319,52 @@ describe.each(testDatabaseKinds)('the Stripe adapter on %s', (kind) => {
     await expect(
       stripe.useCardForSubscription({ ...change, processorPaymentMethodId: stranger }),
     ).rejects.toThrow(/does not have a payment method/);
+  });
+
+  it('makes our coupon at Stripe once for every subscription that needs the same duration', async () => {
+    const couponId = crypto.randomUUID();
+    const discount = {
+      couponId,
+      name: 'A spring offer with a name longer than Stripe allows for one',
+      type: 'fixed' as const,
+      amount: 1_500,
+      plan: {
+        forever: false as const,
+        count: 2,
+        lastDiscounted: '2099-01-24',
+        firstFullPrice: '2099-02-24',
+      },
+    };
+    const ids: string[] = [];
+    const { orgId } = await person();
+    for (const userId of [(await insertTestUser(db)).id, (await insertTestUser(db)).id]) {
+      const who = { orgId, userId };
+      const { processorSubscriptionId } = await stripe.startSubscription({
+        ...who,
+        processorProductId: 'prod_x',
+        priceMinor: 9_900,
+        discount,
+        subscribedAt: new Date('2098-11-24T15:00:00Z'),
+        currency: 'USD',
+        schedule: 'month',
+        firstBillingDate: '2098-12-24',
+        timeZone: 'America/New_York',
+        processorPaymentMethodId: await savedCard(who, 'pm_card_visa'),
+        idempotencyKey: `subscription:${crypto.randomUUID()}`,
+      });
+      const [discountId] = wire.object(processorSubscriptionId)!.discounts as string[];
+      ids.push((wire.object(discountId!)!.coupon as { id: string }).id);
+    }
+    expect(ids[0]).toBe(`ours_${couponId}_m3_usd`);
+    expect(ids[1]).toBe(ids[0]);
+    expect(wire.created('coupon').filter((c) => c.id === ids[0])).toEqual([
+      expect.objectContaining({
+        name: 'A spring offer with a name longer than S',
+        amount_off: 1_500,
+        currency: 'usd',
+        duration: 'repeating',
+        duration_in_months: 3,
+      }),
+    ]);
   });
 });

@@ -1,10 +1,10 @@
 import Stripe from 'stripe';
 import type { RecurringSchedule } from '@platform/schema/payments/billing-calendar';
-import { startOfDay } from '@platform/schema/time-tracking/org-calendar';
 import type { Db } from '../../db/open-database.ts';
 import { ServiceUnavailable } from '../../plugins/domain-errors.ts';
 import { cardMessages } from './card-messages.ts';
 import type { ChargeOutcome, PaymentProcessor, StoredCard } from './port.ts';
+import { noonOn, stripeCouponFor } from './stripe-coupons.ts';
 import { findProcessorCustomer, keepProcessorCustomer } from './processor-customers.repository.ts';
 
 export const stripeMessages = {
@@ -199,8 +199,11 @@ export function stripeProcessor(db: Db, stripe: Stripe): PaymentProcessor {
 
     async startSubscription(request) {
       const customer = await customerOf(request);
-      // Noon of the organisation's day: a daylight-saving hour either way keeps the same day.
-      const firstBilling = startOfDay(request.firstBillingDate, request.timeZone) + 12 * 3_600_000;
+      const firstBilling = noonOn(request.firstBillingDate, request.timeZone);
+      // The price before any coupon, and the coupon for as long as our rules say (decision 0060).
+      const discounts = request.discount
+        ? [{ coupon: await stripeCouponFor(stripe, { ...request, discount: request.discount }) }]
+        : null;
       const subscription = await stripe.subscriptions.create(
         {
           customer,
@@ -220,6 +223,7 @@ export function stripeProcessor(db: Db, stripe: Stripe): PaymentProcessor {
           trial_end: Math.floor(firstBilling / 1000),
           proration_behavior: 'none',
           off_session: true,
+          ...(discounts ? { discounts } : {}),
           metadata: { orgId: request.orgId },
         },
         { idempotencyKey: request.idempotencyKey },
