@@ -139,6 +139,16 @@ async function totalsFor(
   }
 }
 
+/** The rows of an order as its unanswered attempt asked it: the invoice's own figures. */
+async function asAsked(tx: Tx, invoice: InvoiceRow, now: Date) {
+  const product = await repo.findProduct(tx, invoice.orgId, invoice.productId);
+  if (!product) throw new NotFound('There is no such product.');
+  const coupon = invoice.couponId
+    ? await repo.findCoupon(tx, invoice.orgId, invoice.couponId)
+    : null;
+  return { product, coupon, totals: invoice.totals, today: await orgToday(tx, invoice.orgId, now) };
+}
+
 /** The figures an order would have now, kept nowhere (an invitation shows them before paying). */
 export async function previewTotals(
   db: Db,
@@ -224,20 +234,27 @@ export async function runCharge(
     ) {
       return { kind: 'in-progress' as const, invoice };
     }
-    const fresh = await totalsFor(
-      tx,
-      {
-        orgId: invoice.orgId,
-        customerUserId: invoice.customerUserId,
-        productId: invoice.productId,
-        couponId: invoice.couponId,
-        priceMinor: invoice.priceMinor,
-        startDate: invoice.startDate,
-        prorationMode: invoice.prorationMode,
-      },
-      now,
-    );
-    if (!sameTotals(fresh.totals, invoice.totals)) {
+    // An attempt asked and never answered (chargingSince kept, below) may have charged: it is
+    // asked again exactly as it was — same key, same amount — and neither re-totaled nor
+    // re-checked in between: a price changed meanwhile would otherwise reach the processor
+    // under the old key (a mismatch at Stripe, a wrong record here) or strand the invoice.
+    const unanswered = invoice.chargingSince !== null;
+    const fresh = unanswered
+      ? await asAsked(tx, invoice, now)
+      : await totalsFor(
+          tx,
+          {
+            orgId: invoice.orgId,
+            customerUserId: invoice.customerUserId,
+            productId: invoice.productId,
+            couponId: invoice.couponId,
+            priceMinor: invoice.priceMinor,
+            startDate: invoice.startDate,
+            prorationMode: invoice.prorationMode,
+          },
+          now,
+        );
+    if (!unanswered && !sameTotals(fresh.totals, invoice.totals)) {
       await repo.updateInvoice(tx, invoice.id, {
         totals: fresh.totals,
         totalMinor: fresh.totals.total,
@@ -322,8 +339,9 @@ export async function runCharge(
       });
     } catch (error) {
       // Never heard: the next try is the same attempt and asks with the same key, so the
-      // processor answers what it did the first time instead of charging again.
-      await repo.updateInvoice(db, invoice.id, { status: 'open', chargingSince: null });
+      // processor answers what it did the first time instead of charging again. chargingSince
+      // stays: it marks the attempt as unanswered until an outcome is written.
+      await repo.updateInvoice(db, invoice.id, { status: 'open' });
       throw error;
     }
   }

@@ -270,6 +270,41 @@ describe.each(testDatabaseKinds)('the charge flow on %s', (kind) => {
       .where(eq(sandboxCharges.orgId, f.org.id));
     expect(charges.map((c) => c.idempotencyKey)).toEqual([`${invoiceId}:1`]);
   });
+
+  it('asks an unanswered attempt again as it was, even when the price changed meanwhile', async () => {
+    const f = await fixture(db);
+    const { invoiceId } = await totalCharge(
+      db,
+      f.request({ paymentMethodId: await f.card('4242424242424242') }),
+      now,
+    );
+    let lose = true;
+    const flaky: PaymentProcessor = {
+      ...f.processor,
+      charge: async (request) => {
+        const outcome = await f.processor.charge(request);
+        if (lose) {
+          lose = false;
+          throw new Error('socket hang up');
+        }
+        return outcome;
+      },
+    };
+    await expect(runCharge(db, flaky, { orgId: f.org.id, invoiceId }, now)).rejects.toThrow();
+    // Staff change the price before the retry: the money may already have moved at the old one.
+    await db.update(products).set({ priceMinor: 12_900 }).where(eq(products.id, f.product.id));
+    const retried = await runCharge(db, flaky, { orgId: f.org.id, invoiceId }, now);
+    expect(retried).toMatchObject({ valid: true });
+    const charges = await db
+      .select()
+      .from(sandboxCharges)
+      .where(eq(sandboxCharges.orgId, f.org.id));
+    expect(charges.map((c) => [c.idempotencyKey, c.amountMinor])).toEqual([
+      [`${invoiceId}:1`, 11_900],
+    ]);
+    const [paid] = await db.select().from(invoices).where(eq(invoices.id, invoiceId));
+    expect(paid).toMatchObject({ status: 'paid', totalMinor: 11_900, chargingSince: null });
+  });
 });
 
 describe.runIf(testDatabaseKinds.includes('postgres'))('charging races on PostgreSQL', () => {

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { packageInviteRequestSchema } from '@platform/schema/payments/package-invite.zod';
 import { keyboardOf } from '../access/act-for.ts';
-import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
+import { enforce } from '../rate-limits/rate-limits.ts';
 import { requireSession, sessionFirst } from '../plugins/session.ts';
 import {
   acceptPackageInvite,
@@ -13,7 +13,7 @@ import {
   type InviteDeps,
 } from './package-invites.service.ts';
 import { requireSeller } from './payments.access.ts';
-import { chargeLimits } from './payments.limits.ts';
+import { cardLimits, chargeLimits } from './payments.limits.ts';
 
 /**
  * spec §7 POST /api/package-invite, one route with an action (issue 15). Staff who sell
@@ -59,10 +59,7 @@ export async function packageInviteRoutes(app: FastifyInstance) {
           const current = await requireSession(request);
           if (body.card) {
             // A card form draws card testing: bounded like the desk's.
-            await enforce(app.db, [
-              { rule: chargeLimits.addCard, subject: current.user.id },
-              { rule: chargeLimits.addCardPerAddress, subject: addressSubject(request.ip) },
-            ]);
+            await enforce(app.db, cardLimits(keyboardOf(current) ?? current.user.id, request.ip));
           }
           return acceptPackageInvite(
             deps,

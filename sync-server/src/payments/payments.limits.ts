@@ -1,4 +1,4 @@
-import type { RateRule } from '../rate-limits/rate-limits.ts';
+import { addressSubject, type RateRule } from '../rate-limits/rate-limits.ts';
 
 /** Each new product is a call to the processor (Stripe's API with its key): bounded per person. */
 export const catalogueLimits = {
@@ -24,3 +24,15 @@ export const chargeLimits = {
   } satisfies RateRule,
   runCharge: { name: 'charge-run', limit: 120, perMs: 10 * 60_000 } satisfies RateRule,
 };
+
+/**
+ * A new card, on any card form: per person — the one at the keyboard, a guardian switched into a
+ * child included, so each child is not 20 more tries — and per address (decision 0020).
+ */
+export const cardLimits = (
+  keyboardUserId: string,
+  ip: string,
+): Array<{ rule: RateRule; subject: string }> => [
+  { rule: chargeLimits.addCard, subject: keyboardUserId },
+  { rule: chargeLimits.addCardPerAddress, subject: addressSubject(ip) },
+];

@@ -12,20 +12,11 @@ import {
   shopQuoteSchema,
 } from '@platform/schema/payments/shop.zod';
 import { requirePaymentProcessing } from '../adapters/payments/none.ts';
-import { addressSubject, enforce, type RateRule } from '../rate-limits/rate-limits.ts';
+import { enforce } from '../rate-limits/rate-limits.ts';
 import { sessionFirst } from '../plugins/session.ts';
 import { replaceCardOnFile } from './card-on-file.service.ts';
-import { chargeLimits } from './payments.limits.ts';
+import { cardLimits, chargeLimits } from './payments.limits.ts';
 import { cancelAtPeriodEnd, requireBuyer, shopBuy, shopQuote } from './shop.service.ts';
-
-/** A new card: per person (the one at the keyboard) and per address (decision 0020). */
-const cardLimits = (
-  actorUserId: string,
-  ip: string,
-): Array<{ rule: RateRule; subject: string }> => [
-  { rule: chargeLimits.addCard, subject: actorUserId },
-  { rule: chargeLimits.addCardPerAddress, subject: addressSubject(ip) },
-];
 
 /**
  * The customer's Shop and Purchase history calls (issue 15). The organisation is named in the
