@@ -35,7 +35,9 @@ export async function switchAccount(
   const kind = await switchKindOf(db, current, request.impersonate);
   const target = kind === 'self' ? current.user : await findUserById(db, request.impersonate);
   if (!target) throw new Forbidden(impersonationMessages.refused);
-  const profile = await profileFor(db, target.id, kind, request, target.attributes.lastProfile);
+  const profile = await profileFor(db, target.id, kind, request, target.attributes.lastProfile, {
+    orgId: current.session.orgId ?? null,
+  });
   if (kind === 'self' && profile.view === 'org') await refuseStaffViewToGuardian(db, current);
   const next: NewSession = {
     userId: target.id,
@@ -93,11 +95,15 @@ async function profileFor(
   kind: SwitchKind,
   request: SwitchRequest,
   lastProfile: Profile | undefined,
+  from: { orgId: string | null },
 ): Promise<Profile> {
   const memberships = await listMemberships(db, userId);
   const profileType = request.profileType ?? 'use-latest';
   const orgId = request.profileOrgId || null;
-  if (kind === 'guardian') return chooseProfile(memberships, 'use-customer', orgId, lastProfile);
+  // A guardian who names no organisation stays in the one they are in, where the child is a
+  // customer too — not whichever of the child's organisations came first.
+  if (kind === 'guardian')
+    return chooseProfile(memberships, 'use-customer', orgId ?? from.orgId, lastProfile);
   if (kind !== 'self') return chooseProfile(memberships, profileType, orgId, lastProfile);
   const profile = requestedProfile(memberships, profileType, orgId, lastProfile);
   if (!profile) throw new Forbidden(impersonationMessages.refused);

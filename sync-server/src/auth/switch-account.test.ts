@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { impersonationMessages } from '@platform/schema/auth/auth.messages';
 import { auditLog, sessions } from '@platform/schema/db';
@@ -102,6 +102,25 @@ describe.each(testDatabaseKinds)('switch accounts (POST /auth/login as a form) o
       ['impersonate', child.id],
       ['impersonate', guardian.id],
     ]);
+  });
+
+  it('keeps a guardian who names no organisation in the one they are in', async () => {
+    const { org, guardian, child } = await family();
+    // The child is a customer of another organisation too, joined first: it comes first in
+    // the child's list, and must not be where the guardian lands.
+    const earlier = await insertTestOrg(t.db);
+    await addMembership(t.db, child.id, earlier.id, 'customer');
+    await t.db.execute(
+      sql`update memberships set created_at = now() - interval '1 day' where user_id = ${child.id} and org_id = ${earlier.id}`,
+    );
+    const { jar } = await logInAs(t.app, guardian.email!, {
+      profileType: 'use-customer',
+      profileOrgId: org.id,
+    });
+    const res = await switchTo(jar, { impersonate: child.id, redirectTo: '/dashboard' });
+    expect(res.statusCode).toBe(303);
+    jar.store(res);
+    expect((await me(jar)).body).toMatchObject({ id: child.id, org: { id: org.id } });
   });
 
   it('switches between the profiles of one person and audits it', async () => {
