@@ -50,10 +50,15 @@ describe('loadConfig', () => {
   it('selects Stripe with STRIPE_SECRET_KEY, which needs the webhook signing secret; else the sandbox', () => {
     const test = { NODE_ENV: 'test' as const, SESSION_SECRET: 'x'.repeat(40) };
     expect(loadConfig(test).stripe).toBeNull();
-    const stripe = { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+    const stripe = {
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_abc',
+    };
     expect(loadConfig({ ...test, ...stripe }).stripe).toEqual({
       secretKey: 'sk_test_abc',
       webhookSecret: 'whsec_abc',
+      publishableKey: 'pk_test_abc',
       apiBase: undefined,
     });
     expect(loadConfig({ ...test, ...stripe, STRIPE_API_BASE: 'http://127.0.0.1:12111' }).stripe?.apiBase).toBe(
@@ -61,6 +66,16 @@ describe('loadConfig', () => {
     );
     expect(() => loadConfig({ ...test, STRIPE_SECRET_KEY: 'sk_test_abc' })).toThrow(
       /^ {2}STRIPE_WEBHOOK_SECRET: required with STRIPE_SECRET_KEY$/m,
+    );
+    // Decision 0063: the card-entry page loads Stripe.js with the publishable key.
+    expect(() => loadConfig({ ...test, ...stripe, STRIPE_PUBLISHABLE_KEY: undefined })).toThrow(
+      /^ {2}STRIPE_PUBLISHABLE_KEY: required with STRIPE_SECRET_KEY$/m,
+    );
+    expect(() => loadConfig({ ...test, STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' })).toThrow(
+      /^ {2}STRIPE_PUBLISHABLE_KEY: only read with STRIPE_SECRET_KEY$/m,
+    );
+    expect(() => loadConfig({ ...test, ...stripe, STRIPE_PUBLISHABLE_KEY: 'sk_test_abc' })).toThrow(
+      /^ {2}STRIPE_PUBLISHABLE_KEY: STRIPE_PUBLISHABLE_KEY must be the publishable key \(pk_…\)/m,
     );
     expect(() => loadConfig({ ...test, STRIPE_WEBHOOK_SECRET: 'whsec_abc' })).toThrow(
       /^ {2}STRIPE_SECRET_KEY: required with STRIPE_WEBHOOK_SECRET$/m,
@@ -73,7 +88,11 @@ describe('loadConfig', () => {
 
   it('names the processor with PAYMENT_PROCESSOR: stripe with a key, else the sandbox, or none (decision 0061)', () => {
     const test = { NODE_ENV: 'test' as const, SESSION_SECRET: 'x'.repeat(40) };
-    const stripe = { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_WEBHOOK_SECRET: 'whsec_abc' };
+    const stripe = {
+      STRIPE_SECRET_KEY: 'sk_test_abc',
+      STRIPE_WEBHOOK_SECRET: 'whsec_abc',
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_abc',
+    };
     expect(loadConfig(test).paymentProcessor).toBe('sandbox');
     expect(loadConfig({ ...test, ...stripe }).paymentProcessor).toBe('stripe');
     expect(loadConfig({ ...test, PAYMENT_PROCESSOR: 'sandbox' }).paymentProcessor).toBe('sandbox');
@@ -85,7 +104,7 @@ describe('loadConfig', () => {
       'sk_test_abc',
     );
     expect(() => loadConfig({ ...test, PAYMENT_PROCESSOR: 'stripe' })).toThrow(
-      /^ {2}PAYMENT_PROCESSOR: stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET/m,
+      /^ {2}PAYMENT_PROCESSOR: stripe needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY/m,
     );
     for (const other of ['sandbox', 'none']) {
       expect(() => loadConfig({ ...test, ...stripe, PAYMENT_PROCESSOR: other })).toThrow(

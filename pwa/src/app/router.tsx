@@ -7,6 +7,7 @@ import { CustomerLayout } from './layouts/customer-layout.tsx';
 import { PublicLayout } from './layouts/public-layout.tsx';
 import {
   authRoutes,
+  cardEntryRoute,
   dashboardRoutes,
   customerRoutes,
   kioskRoute,
@@ -15,6 +16,8 @@ import {
 
 /** Every client route of spec §2. Server-owned paths (/api, /auth/logout, /dev) never reach here. */
 const routes: RouteObject[] = [
+  // Framed by the card forms: none of the app's providers, banners or layouts (decision 0063).
+  { ...cardEntryRoute, errorElement: <RouteErrorPage /> },
   {
     element: <RootLayout />,
     errorElement: <RouteErrorPage />,

@@ -1,5 +1,6 @@
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import type { RouteObject } from 'react-router';
+import { cardEntryPath } from '@platform/schema/app/outside-services.rules';
 import { allNavItems } from '@platform/schema/organizations/navigation.rules';
 import { NotBuiltYet } from '../components/not-built-yet.tsx';
 import { RequireNavAccess } from '../components/require-nav-access.tsx';
@@ -107,6 +108,11 @@ const CookiesPage = lazyComponent(
   'CookiesPage',
 );
 
+const CardEntryPage = lazyComponent(
+  () => import('../features/card-entry/pages/card-entry-page.tsx'),
+  'CardEntryPage',
+);
+
 const notBuilt = (path: string, title: string): RouteObject => ({
   path,
   element: <NotBuiltYet title={title} />,
@@ -123,6 +129,20 @@ export const authRoutes: RouteObject[] = [
 
 /** spec §2 /auth/kiosk-mode: a full-screen front-desk clock of its own, outside AuthLayout. */
 export const kioskRoute: RouteObject = { path: 'auth/kiosk-mode', element: <KioskModePage /> };
+
+/**
+ * Stripe's card entry (decision 0063): framed by the card forms, always a full page load from
+ * the server (outside-services.rules.ts). Outside every layout: no banners, no navigation —
+ * nothing but the card inside the frame.
+ */
+export const cardEntryRoute: RouteObject = {
+  path: cardEntryPath.slice(1),
+  element: (
+    <Suspense fallback={null}>
+      <CardEntryPage />
+    </Suspense>
+  ),
+};
 
 /** Sidebar entries with a page of their own; the rest are placeholders until their issue. */
 const sidebarPages: Partial<Record<string, ReactNode>> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { outsideServicesOf } from './outside-services.rules.ts';
+import { isFramedByTheApp, outsideServicesOf } from './outside-services.rules.ts';
 
 describe('outsideServicesOf', () => {
   it('gives Google sign-in to its own page only', () => {
@@ -16,5 +16,14 @@ describe('outsideServicesOf', () => {
     ]) {
       expect(outsideServicesOf(path)).toEqual([]);
     }
+  });
+
+  it('gives Stripe to the card-entry page only, the one page the app may frame', () => {
+    expect(outsideServicesOf('/payments/card-entry')).toEqual(['stripe']);
+    expect(outsideServicesOf('/payments/card-entry/')).toEqual(['stripe']);
+    expect(outsideServicesOf('/payments')).toEqual([]);
+    expect(isFramedByTheApp('/payments/card-entry')).toBe(true);
+    for (const path of ['/auth/login-with-google', '/dashboard', '/', '/payments/card-entry-x'])
+      expect(isFramedByTheApp(path)).toBe(false);
   });
 });

@@ -28,6 +28,41 @@ export const cardInputSchema = z.object({
 });
 export type CardFormInput = z.input<typeof cardInputSchema>;
 
+/**
+ * A card entered with Stripe: the PaymentMethod Stripe Elements made in the browser, on the
+ * card-entry page (decision 0063) — its id, never a number.
+ */
+export const processorPaymentMethodIdSchema = z
+  .string()
+  .regex(/^pm_\w{1,200}$/, 'Not a payment method.');
+
+/** A new card in a money route's body: typed (the sandbox) or Stripe's — never both. */
+export const newCardFields = {
+  card: cardInputSchema.nullable().default(null),
+  processorPaymentMethodId: processorPaymentMethodIdSchema.nullable().default(null),
+};
+export const newCardMessages = {
+  oneCard: 'Send a card or a payment method, not both.',
+} as const;
+export const atMostOneNewCard = (body: {
+  card: unknown;
+  processorPaymentMethodId: string | null;
+}) => body.card === null || body.processorPaymentMethodId === null;
+
+/** What a card form hands its screen: the typed card, or Stripe's PaymentMethod. */
+export type NewCard =
+  { card: z.output<typeof cardInputSchema> } | { processorPaymentMethodId: string };
+
+/**
+ * POST /api/charges/customers/:rosterId/payment-methods: the sandbox's typed card, or the
+ * PaymentMethod Stripe Elements made — exactly one (strict: both at once is refused).
+ */
+export const addPaymentMethodRequestSchema = z.union([
+  z.strictObject(cardInputSchema.shape),
+  z.strictObject({ processorPaymentMethodId: processorPaymentMethodIdSchema }),
+]);
+export type AddPaymentMethodRequest = z.input<typeof addPaymentMethodRequestSchema>;
+
 /** "MM/YY" (or "MM / YYYY") → month and four-digit year; null when it is not a date. */
 export function parseCardExpiry(text: string): { expMonth: number; expYear: number } | null {
   const match = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(text);

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { cardInputSchema, paymentMethodSchema, totaledInvoiceSchema } from './charge.zod.ts';
+import {
+  atMostOneNewCard,
+  newCardFields,
+  newCardMessages,
+  paymentMethodSchema,
+  totaledInvoiceSchema,
+} from './charge.zod.ts';
 import { productSchema } from './catalogue.zod.ts';
 import { isDayKey } from '../time-tracking/org-calendar.ts';
 import { MAX_AMOUNT_MINOR } from './money.ts';
@@ -63,13 +69,15 @@ export const packageInviteRequestSchema = z.discriminatedUnion('action', [
   z.object({ action: z.literal('cancel-package-invite'), inviteId: z.uuid() }),
   // The customer's side: read the invitation, then pay it.
   z.object({ action: z.literal('get-package-invite'), inviteId: z.uuid() }),
-  z.object({
-    action: z.literal('accept-package-invite'),
-    inviteId: z.uuid(),
-    /** A card of the customer's already kept, or a new one (sandbox card form). */
-    paymentMethodId: z.uuid().nullable().default(null),
-    card: cardInputSchema.nullable().default(null),
-  }),
+  z
+    .object({
+      action: z.literal('accept-package-invite'),
+      inviteId: z.uuid(),
+      /** A card of the customer's already kept, or a new one (typed, or Stripe's: 0063). */
+      paymentMethodId: z.uuid().nullable().default(null),
+      ...newCardFields,
+    })
+    .refine(atMostOneNewCard, newCardMessages.oneCard),
 ]);
 export type PackageInviteRequest = z.input<typeof packageInviteRequestSchema>;
 

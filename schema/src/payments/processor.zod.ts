@@ -12,6 +12,12 @@ export const processorKindSchema = z.enum(processorKinds);
 /** The machine-readable code of the answer a money route gives without a processor. */
 export const NO_PROCESSOR_CODE = 'payment-processing-not-available';
 
-/** GET /api/payment-processor: what a screen asks before it offers a card form. */
-export const paymentProcessorResponseSchema = z.object({ processor: processorKindSchema });
+/**
+ * GET /api/payment-processor: what a screen asks before it offers a card form — and, with
+ * Stripe, the publishable key the card-entry page loads Stripe.js with (decision 0063).
+ */
+export const paymentProcessorResponseSchema = z.object({
+  processor: processorKindSchema,
+  stripePublishableKey: z.string().nullable(),
+});
 export type PaymentProcessorResponse = z.infer<typeof paymentProcessorResponseSchema>;

@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { cardInputSchema, paymentMethodSchema, totaledInvoiceSchema } from './charge.zod.ts';
+import {
+  atMostOneNewCard,
+  cardInputSchema,
+  newCardFields,
+  newCardMessages,
+  paymentMethodSchema,
+  processorPaymentMethodIdSchema,
+  totaledInvoiceSchema,
+} from './charge.zod.ts';
 import { cardOnFileSchema } from './purchase-docs.zod.ts';
 import { MAX_AMOUNT_MINOR } from './money.ts';
 import { processorKindSchema } from './processor.zod.ts';
@@ -54,13 +62,16 @@ export const shopQuoteSchema = z.object({
 });
 export type ShopQuote = z.infer<typeof shopQuoteSchema>;
 
-export const shopBuyRequestSchema = z.object({
-  ...quoteFields,
-  /** Made by the checkout when it opens: paying again (double click, retry) is this order. */
-  checkoutId: z.uuid(),
-  paymentMethodId: z.uuid().nullable().default(null),
-  card: cardInputSchema.nullable().default(null),
-});
+export const shopBuyRequestSchema = z
+  .object({
+    ...quoteFields,
+    /** Made by the checkout when it opens: paying again (double click, retry) is this order. */
+    checkoutId: z.uuid(),
+    paymentMethodId: z.uuid().nullable().default(null),
+    /** A new card: the sandbox's typed one, or Stripe's PaymentMethod (decision 0063). */
+    ...newCardFields,
+  })
+  .refine(atMostOneNewCard, newCardMessages.oneCard);
 export type ShopBuyRequest = z.input<typeof shopBuyRequestSchema>;
 
 export const shopBuyResponseSchema = z.discriminatedUnion('valid', [
@@ -89,11 +100,8 @@ export const cancelSubscriptionResponseSchema = z.object({
  * (`valid: false` with its message, as a declined payment is), and the card on file stays.
  */
 export const replaceCardRequestSchema = z.union([
-  z.object({ orgId: z.uuid(), card: cardInputSchema }),
-  z.object({
-    orgId: z.uuid(),
-    processorPaymentMethodId: z.string().regex(/^pm_\w{1,200}$/, 'Not a payment method.'),
-  }),
+  z.strictObject({ orgId: z.uuid(), card: cardInputSchema }),
+  z.strictObject({ orgId: z.uuid(), processorPaymentMethodId: processorPaymentMethodIdSchema }),
 ]);
 export type ReplaceCardRequest = z.input<typeof replaceCardRequestSchema>;
 

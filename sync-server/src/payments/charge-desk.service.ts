@@ -1,5 +1,5 @@
 import { requirePaymentProcessing } from '../adapters/payments/none.ts';
-import type { CardInput, PaymentProcessor } from '../adapters/payments/port.ts';
+import type { CardToSave, PaymentProcessor } from '../adapters/payments/port.ts';
 import type {
   ChargeContext,
   PaymentMethodView,
@@ -70,21 +70,20 @@ export async function chargeContext(
   };
 }
 
-/** Keeps a card for the customer at the processor (the sandbox's test cards in the demo). */
+/**
+ * Keeps a card for the customer at the processor: the sandbox's test cards in the demo, or the
+ * PaymentMethod Stripe Elements made on the card-entry page (decision 0063).
+ */
 export async function addCustomerCard(
   db: Db,
   processor: PaymentProcessor,
   seller: Seller,
   rosterId: string,
-  card: CardInput,
+  card: CardToSave,
 ): Promise<PaymentMethodView> {
   const item = await customerOf(db, seller, rosterId);
   const live = requirePaymentProcessing(processor);
-  const saved = await live.saveCard({
-    orgId: seller.orgId,
-    userId: item.userId,
-    card: { kind: 'card-number', ...card },
-  });
+  const saved = await live.saveCard({ orgId: seller.orgId, userId: item.userId, card });
   if (!saved.ok) throw new RuleBroken(saved.message);
   const row = await repo.insertPaymentMethod(db, {
     orgId: seller.orgId,

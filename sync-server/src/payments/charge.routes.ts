@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
-  cardInputSchema,
+  addPaymentMethodRequestSchema,
   chargeContextSchema,
   paymentMethodSchema,
   rosterIdParamsSchema,
@@ -21,6 +21,7 @@ import {
   totalForCustomer,
 } from './charge-desk.service.ts';
 import { requireSeller } from './payments.access.ts';
+import { cardToSave } from './new-card.ts';
 import { chargeLimits } from './payments.limits.ts';
 
 /** Nothing is read from the request before the seller's claim is checked (403 before 400). */
@@ -60,7 +61,7 @@ export async function chargeRoutes(app: FastifyInstance) {
     {
       schema: {
         params: rosterIdParamsSchema,
-        body: cardInputSchema,
+        body: addPaymentMethodRequestSchema,
         response: { 201: paymentMethodSchema },
       },
       preValidation: sellerFirst,
@@ -77,7 +78,7 @@ export async function chargeRoutes(app: FastifyInstance) {
         processor,
         seller,
         request.params.rosterId,
-        request.body,
+        cardToSave('number' in request.body ? { card: request.body } : request.body),
       );
       return reply.code(201).send(card);
     },

@@ -93,6 +93,7 @@ describe.each(testDatabaseKinds)('without a payment processor on %s', (kind) => 
   it('says so to every screen that would offer a card', async () => {
     expect((await call(ann.jar, 'GET', '/api/payment-processor')).json()).toEqual({
       processor: 'none',
+      stripePublishableKey: null,
     });
     expect((await call(null, 'GET', '/api/payment-processor')).statusCode).toBe(401);
     expect((await call(owner, 'GET', '/api/catalogue')).json()).toMatchObject({

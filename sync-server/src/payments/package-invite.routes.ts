@@ -13,6 +13,7 @@ import {
   type InviteDeps,
 } from './package-invites.service.ts';
 import { requireSeller } from './payments.access.ts';
+import { newCardOf } from './new-card.ts';
 import { cardLimits, chargeLimits } from './payments.limits.ts';
 
 /**
@@ -57,7 +58,7 @@ export async function packageInviteRoutes(app: FastifyInstance) {
         }
         case 'accept-package-invite': {
           const current = await requireSession(request);
-          if (body.card) {
+          if (newCardOf(body)) {
             // A card form draws card testing: bounded like the desk's.
             await enforce(app.db, cardLimits(keyboardOf(current) ?? current.user.id, request.ip));
           }

@@ -12,6 +12,7 @@ import { totalInvoice } from '@platform/schema/payments/totaling';
 import type { Mailer } from '../adapters/mailer/port.ts';
 import { requirePaymentProcessing } from '../adapters/payments/none.ts';
 import type { CardInput, PaymentProcessor } from '../adapters/payments/port.ts';
+import { keepNewCard, newCardOf } from './new-card.ts';
 import type { Db } from '../db/open-database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { rosterItemOrNotFound, rosterNamesOf } from '../crm/customers.service.ts';
@@ -440,7 +441,12 @@ export async function customerInvite(
 export async function acceptPackageInvite(
   deps: InviteDeps,
   invitee: Invitee,
-  input: { inviteId: string; paymentMethodId: string | null; card: CardInput | null },
+  input: {
+    inviteId: string;
+    paymentMethodId: string | null;
+    card: CardInput | null;
+    processorPaymentMethodId: string | null;
+  },
   now = new Date(),
 ): Promise<AcceptInviteResponse> {
   const { db } = deps;
@@ -450,6 +456,7 @@ export async function acceptPackageInvite(
   }
   const processor = requirePaymentProcessing(deps.processor);
   // The card first (a call to the processor, outside any transaction).
+  const newCard = newCardOf(input);
   let paymentMethodId = input.paymentMethodId;
   if (paymentMethodId) {
     const own = await repo.findPaymentMethod(
@@ -459,21 +466,15 @@ export async function acceptPackageInvite(
       paymentMethodId,
     );
     if (!own) throw new RuleBroken(chargeMessages.paymentMethodUnknown);
-  } else if (input.card) {
-    const saved = await processor.saveCard({
-      orgId: first.orgId,
-      userId: first.customerUserId,
-      card: { kind: 'card-number', ...input.card },
-    });
-    if (!saved.ok) return { valid: false, message: saved.message };
-    paymentMethodId = (
-      await repo.insertPaymentMethod(db, {
-        orgId: first.orgId,
-        userId: first.customerUserId,
-        processor: processor.kind,
-        ...saved.card,
-      })
-    ).id;
+  } else if (newCard) {
+    const kept = await keepNewCard(
+      db,
+      processor,
+      { orgId: first.orgId, userId: first.customerUserId },
+      newCard,
+    );
+    if (!kept.ok) return { valid: false, message: kept.message };
+    paymentMethodId = kept.paymentMethodId;
   } else {
     throw new RuleBroken(chargeMessages.paymentMethodUnknown);
   }

@@ -15,6 +15,7 @@ describe.each(testDatabaseKinds)('a payment processor out of reach, on %s', (kin
       env: {
         STRIPE_SECRET_KEY: 'sk_test_unreachable',
         STRIPE_WEBHOOK_SECRET: 'whsec_test_unreachable',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_wire',
         // Nothing listens on port 1.
         STRIPE_API_BASE: 'http://127.0.0.1:1',
       },

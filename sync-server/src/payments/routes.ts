@@ -42,7 +42,11 @@ export async function paymentsRoutes(app: FastifyInstance) {
     { schema: { response: { 200: paymentProcessorResponseSchema } } },
     async (request) => {
       await requireSession(request);
-      return { processor: processor.kind };
+      return {
+        processor: processor.kind,
+        stripePublishableKey:
+          processor.kind === 'stripe' ? (app.config.stripe?.publishableKey ?? null) : null,
+      };
     },
   );
 

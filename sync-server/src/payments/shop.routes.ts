@@ -15,6 +15,7 @@ import { requirePaymentProcessing } from '../adapters/payments/none.ts';
 import { enforce } from '../rate-limits/rate-limits.ts';
 import { sessionFirst } from '../plugins/session.ts';
 import { replaceCardOnFile } from './card-on-file.service.ts';
+import { cardToSave, newCardOf } from './new-card.ts';
 import { cardLimits, chargeLimits } from './payments.limits.ts';
 import { cancelAtPeriodEnd, requireBuyer, shopBuy, shopQuote } from './shop.service.ts';
 
@@ -58,7 +59,7 @@ export async function shopRoutes(app: FastifyInstance) {
       requirePaymentProcessing(app.paymentProcessor);
       await enforce(
         app.db,
-        request.body.card
+        newCardOf(request.body)
           ? cardLimits(buyer.actorUserId, request.ip)
           : [{ rule: chargeLimits.runCharge, subject: buyer.actorUserId }],
       );
@@ -78,17 +79,7 @@ export async function shopRoutes(app: FastifyInstance) {
       const buyer = await requireBuyer(app.db, request, request.body.orgId);
       requirePaymentProcessing(app.paymentProcessor);
       await enforce(app.db, cardLimits(buyer.actorUserId, request.ip));
-      const { body } = request;
-      return replaceCardOnFile(
-        deps,
-        buyer,
-        'card' in body
-          ? { kind: 'card-number', ...body.card }
-          : {
-              kind: 'processor-payment-method',
-              processorPaymentMethodId: body.processorPaymentMethodId,
-            },
-      );
+      return replaceCardOnFile(deps, buyer, cardToSave(request.body));
     },
   );
 

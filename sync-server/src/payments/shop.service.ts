@@ -10,6 +10,7 @@ import { couponApplies } from '@platform/schema/payments/totaling';
 import type { Mailer } from '../adapters/mailer/port.ts';
 import { requirePaymentProcessing } from '../adapters/payments/none.ts';
 import type { CardInput, PaymentProcessor } from '../adapters/payments/port.ts';
+import { keepNewCard, newCardOf } from './new-card.ts';
 import { keyboardOf } from '../access/act-for.ts';
 import type { Db } from '../db/open-database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
@@ -132,6 +133,7 @@ export async function shopBuy(
     checkoutId: string;
     paymentMethodId: string | null;
     card: CardInput | null;
+    processorPaymentMethodId: string | null;
   },
   now = new Date(),
 ): Promise<ShopBuyResponse> {
@@ -169,25 +171,20 @@ export async function shopBuy(
     throw new RuleBroken(shopMessages.orderChanged);
   }
 
+  const newCard = newCardOf(input);
   let paymentMethodId = input.paymentMethodId;
   if (paymentMethodId) {
     const own = await repo.findPaymentMethod(db, buyer.orgId, buyer.userId, paymentMethodId);
     if (!own) throw new RuleBroken(chargeMessages.paymentMethodUnknown);
-  } else if (input.card) {
-    const saved = await processor.saveCard({
-      orgId: buyer.orgId,
-      userId: buyer.userId,
-      card: { kind: 'card-number', ...input.card },
-    });
-    if (!saved.ok) return { valid: false, message: saved.message };
-    paymentMethodId = (
-      await repo.insertPaymentMethod(db, {
-        orgId: buyer.orgId,
-        userId: buyer.userId,
-        processor: processor.kind,
-        ...saved.card,
-      })
-    ).id;
+  } else if (newCard) {
+    const kept = await keepNewCard(
+      db,
+      processor,
+      { orgId: buyer.orgId, userId: buyer.userId },
+      newCard,
+    );
+    if (!kept.ok) return { valid: false, message: kept.message };
+    paymentMethodId = kept.paymentMethodId;
   } else {
     throw new RuleBroken(chargeMessages.paymentMethodUnknown);
   }

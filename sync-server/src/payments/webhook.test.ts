@@ -28,6 +28,7 @@ describe.each(testDatabaseKinds)('Stripe webhooks on %s', (kind) => {
       env: {
         STRIPE_SECRET_KEY: 'sk_test_webhooks',
         STRIPE_WEBHOOK_SECRET: secret,
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_wire',
         STRIPE_API_BASE: wire.apiBase,
       },
     });

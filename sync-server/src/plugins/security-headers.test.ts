@@ -141,4 +141,54 @@ describe('security headers', () => {
       await secure.close();
     }
   });
+
+  // Decision 0063: Stripe's card entry is a page of its own, framed by the card forms.
+  it("gives the card-entry page Stripe's origins and lets only our pages frame it", async () => {
+    const res = await get('/payments/card-entry');
+    expect(res.statusCode).toBe(200);
+    const csp = directivesOf(res.headers['content-security-policy']);
+    expect(csp.get('script-src')).toEqual([
+      "'self'",
+      sha256(inlineScript),
+      'https://js.stripe.com',
+    ]);
+    expect(csp.get('frame-src')).toEqual(['https://js.stripe.com', 'https://hooks.stripe.com']);
+    expect(csp.get('connect-src')).toEqual(["'self'", 'https://api.stripe.com']);
+    expect(csp.get('frame-ancestors')).toEqual(["'self'"]);
+    expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+    expect(res.headers['content-security-policy']).not.toContain('google');
+    // Every other page: framed by nobody; and without Stripe, frames nothing either.
+    const other = directivesOf((await get('/dashboard')).headers['content-security-policy']);
+    expect(other.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(other.get('frame-src')).toEqual(["'none'"]);
+  });
+
+  it('with Stripe, lets every page frame our own (the card-entry page), still framed by nobody', async () => {
+    const stripe = await buildApp({
+      config: testConfig({
+        PWA_DIST: dist,
+        STRIPE_SECRET_KEY: 'sk_test_headers',
+        STRIPE_WEBHOOK_SECRET: 'whsec_headers',
+        STRIPE_PUBLISHABLE_KEY: 'pk_test_headers',
+        STRIPE_API_BASE: 'http://127.0.0.1:9',
+      }),
+      database,
+    });
+    try {
+      for (const url of ['/dashboard', `/dashboard-customer/${orgId}/shop`]) {
+        const res = await stripe.inject({ method: 'GET', url, headers: { accept: 'text/html' } });
+        const csp = directivesOf(res.headers['content-security-policy']);
+        expect(csp.get('frame-src')).toEqual(["'self'"]);
+        expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+        expect(csp.get('script-src')).toEqual(["'self'", sha256(inlineScript)]);
+        expect(res.headers['x-frame-options']).toBe('DENY');
+      }
+      const entry = await stripe.inject({ method: 'GET', url: '/payments/card-entry' });
+      expect(directivesOf(entry.headers['content-security-policy']).get('frame-ancestors')).toEqual(
+        ["'self'"],
+      );
+    } finally {
+      await stripe.close();
+    }
+  });
 });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import helmet from '@fastify/helmet';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { outsideServicesOf } from '@platform/schema/app/outside-services.rules';
+import { isFramedByTheApp, outsideServicesOf } from '@platform/schema/app/outside-services.rules';
 import type { PushConfig } from '../adapters/notifier/push-config.ts';
 import { contentSecurityPolicy, type PolicyContext } from '../web/content-security-policy.ts';
 import { ShellFile } from '../web/shell-file.ts';
@@ -21,6 +21,7 @@ const pathnameOf = (request: IncomingMessage) =>
  * Security headers on every answer (@fastify/helmet): the Content-Security-Policy of
  * web/content-security-policy.ts for the request's page, nosniff, no framing, a referrer
  * policy that keeps paths on our site (origin only elsewhere: Google's sign-in checks it),
+ * framed only by our own pages where the rules say so (the card-entry page),
  * HSTS behind https. Pages the server renders itself (log-out, development) set a stricter
  * policy of their own, which wins.
  */
@@ -28,17 +29,22 @@ export const securityHeadersPlugin = fp(
   async (app: FastifyInstance) => {
     const https = app.config.publicUrl.startsWith('https:');
     const shell = new ShellFile(path.join(app.config.pwaDist, 'index.html'));
-    const context = (): PolicyContext => ({
+    // With Stripe every card form frames the card-entry page (decision 0063); otherwise no
+    // page frames anything, and frame-src stays 'none'.
+    const framesOwnPages = app.config.paymentProcessor === 'stripe';
+    const context = (request?: IncomingMessage): PolicyContext => ({
       scriptHashes: shell.scriptHashes(),
       https,
       connect: connectFor(app.config.push),
+      framesOwnPages,
+      framedBySelf: request ? isFramedByTheApp(pathnameOf(request)) : false,
     });
     // Helmet asks once per directive; the policy is worked out once per request.
     const policies = new WeakMap<IncomingMessage, Map<string, string[]>>();
     const policyOf = (request: IncomingMessage) => {
       let policy = policies.get(request);
       if (!policy) {
-        policy = contentSecurityPolicy(outsideServicesOf(pathnameOf(request)), context());
+        policy = contentSecurityPolicy(outsideServicesOf(pathnameOf(request)), context(request));
         policies.set(request, policy);
       }
       return policy;
@@ -59,11 +65,13 @@ export const securityHeadersPlugin = fp(
       // Over plain http (development) HSTS means nothing; behind https it is helmet's default.
       ...(https ? {} : { strictTransportSecurity: false }),
     });
-    // Google's account chooser is a popup that reports back to the page that opened it.
     app.addHook('onRequest', async (request, reply) => {
+      // Google's account chooser is a popup that reports back to the page that opened it.
       if (outsideServicesOf(pathnameOf(request.raw)).includes('google-sign-in')) {
         reply.header('cross-origin-opener-policy', 'same-origin-allow-popups');
       }
+      // Older browsers read X-Frame-Options only: the card-entry page, as frame-ancestors says.
+      if (isFramedByTheApp(pathnameOf(request.raw))) reply.header('x-frame-options', 'SAMEORIGIN');
     });
   },
   { name: 'security-headers' },

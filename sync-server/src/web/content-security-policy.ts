@@ -11,8 +11,8 @@ const outsideSources: Record<OutsideService, Sources> = {
     frame: ['https://accounts.google.com/gsi/'],
     connect: ['https://accounts.google.com/gsi/'],
   },
-  // docs.stripe.com/security/guide#content-security-policy — for the payments work: list its
-  // card-entry pages in schema/src/app/outside-services.rules.ts and they get these.
+  // docs.stripe.com/security/guide#content-security-policy — the card-entry page only
+  // (schema/src/app/outside-services.rules.ts, decision 0063).
   stripe: {
     script: ['https://js.stripe.com'],
     frame: ['https://js.stripe.com', 'https://hooks.stripe.com'],
@@ -27,12 +27,20 @@ export type PolicyContext = {
   https: boolean;
   /** Origins every page talks to beyond ours (Firebase's, when push goes through it). */
   connect: readonly string[];
+  /**
+   * The page may frame our own pages: with Stripe, every card form frames the card-entry page
+   * (decision 0063). Otherwise no page frames anything of ours.
+   */
+  framesOwnPages: boolean;
+  /** Our own pages may frame this one (the card-entry page); every other page: nobody. */
+  framedBySelf: boolean;
 };
 
 /**
  * The Content-Security-Policy of a page of the app that uses these outside services (see
  * outside-services.rules.ts: most use none), directive → sources. Scripts only from us (and
- * the shell's inline script, by hash); no plugins, no framing by anyone.
+ * the shell's inline script, by hash); no plugins, no framing by anyone — but the card-entry
+ * page, by our own pages.
  */
 export function contentSecurityPolicy(
   services: readonly OutsideService[],
@@ -40,7 +48,7 @@ export function contentSecurityPolicy(
 ): Map<string, string[]> {
   const outside = services.map((service) => outsideSources[service]);
   const extra = (kind: keyof Sources) => outside.flatMap((sources) => sources[kind] ?? []);
-  const frames = extra('frame');
+  const frames = [...(context.framesOwnPages ? ["'self'"] : []), ...extra('frame')];
   const policy = new Map<string, string[]>([
     ['default-src', ["'self'"]],
     ['script-src', ["'self'", ...context.scriptHashes, ...extra('script')]],
@@ -60,7 +68,7 @@ export function contentSecurityPolicy(
     ['object-src', ["'none'"]],
     ['base-uri', ["'self'"]],
     ['form-action', ["'self'"]],
-    ['frame-ancestors', ["'none'"]],
+    ['frame-ancestors', [context.framedBySelf ? "'self'" : "'none'"]],
   ]);
   if (context.https) policy.set('upgrade-insecure-requests', []);
   return policy;

@@ -29,6 +29,4 @@ export const shopTexts = {
   cardNotChanged: 'Your card on file was not changed.',
   pastDue:
     'A payment failed and is being tried again: replace the card and the next attempt uses it.',
-  stripeCardEntry:
-    'Card entry with Stripe is not available in this version yet: ask us to change your card.',
 } as const;

@@ -33,7 +33,7 @@ export function resolvePaymentConfig(
     return {
       ok: false,
       problems: [
-        'PAYMENT_PROCESSOR: stripe needs STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET (or choose sandbox or none)',
+        'PAYMENT_PROCESSOR: stripe needs STRIPE_SECRET_KEY, STRIPE_WEBHOOK_SECRET and STRIPE_PUBLISHABLE_KEY (or choose sandbox or none)',
       ],
     };
   }

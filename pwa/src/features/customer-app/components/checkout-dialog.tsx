@@ -1,11 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { readCardForm, type CardFormErrors } from '@platform/schema/payments/charge.zod';
+import {
+  readCardForm,
+  type CardFormErrors,
+  type NewCard,
+} from '@platform/schema/payments/charge.zod';
 import { chargeFlowMessages } from '@platform/schema/payments/charge-flow.rules';
 import { formatMoney } from '@platform/schema/payments/money';
 import type { ProductDoc } from '@platform/schema/payments/product-doc.zod';
 import { Link } from 'react-router';
 import { Modal } from '../../../components/modal.tsx';
+import { CardEntryFrame } from '../../../components/card-entry-frame.tsx';
 import { CardFields, emptyCardForm } from '../../../components/card-fields.tsx';
 import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
 import { TextField } from '../../../components/form-fields.tsx';
@@ -62,28 +67,28 @@ export function CheckoutDialog({
   const noProcessor = figures.data?.processor === 'none';
   const money = (minor: number) => formatMoney(minor, figures.data?.currency ?? 'USD');
 
-  async function pay(event: FormEvent) {
+  // With Stripe a new card is entered in the card-entry frame (decision 0063), whose own button
+  // pays with the PaymentMethod it made; the form's Pay button is for a saved card then.
+  const stripeEntry = figures.data?.processor === 'stripe' && cardChoice === 'new';
+
+  function submit(event: FormEvent) {
     event.preventDefault();
+    if (cardChoice !== 'new') return void pay({ paymentMethodId: cardChoice });
+    const read = readCardForm(cardForm);
+    if (!read.ok) {
+      setCardErrors(read.errors);
+      return;
+    }
+    setCardErrors({});
+    void pay({ card: read.card });
+  }
+
+  async function pay(payWith: { paymentMethodId: string } | NewCard) {
     if (paying || paid) return;
     setFailure(null);
-    let card = null;
-    if (cardChoice === 'new') {
-      const read = readCardForm(cardForm);
-      if (!read.ok) {
-        setCardErrors(read.errors);
-        return;
-      }
-      setCardErrors({});
-      card = read.card;
-    }
     setPaying(true);
     try {
-      const result = await buy({
-        ...order,
-        checkoutId,
-        card,
-        paymentMethodId: cardChoice === 'new' ? null : cardChoice,
-      });
+      const result = await buy({ ...order, checkoutId, ...payWith });
       if (result.valid) {
         setPaid({ recurring: result.recurring });
         toast.success(
@@ -127,7 +132,7 @@ export function CheckoutDialog({
           </div>
         </div>
       ) : (
-        <form className="checkout" onSubmit={(event) => void pay(event)} noValidate>
+        <form className="checkout" onSubmit={submit} noValidate>
           {!online && (
             <p className="form-error" role="alert">
               You are offline. Paying needs a connection.
@@ -244,15 +249,20 @@ export function CheckoutDialog({
                   A new card
                 </label>
               )}
-              {cardChoice === 'new' && (
-                <div className="card-form">
-                  {figures.data?.processor !== 'stripe' && (
+              {stripeEntry ? (
+                <CardEntryFrame
+                  purpose="pay"
+                  onPaymentMethod={(id) => void pay({ processorPaymentMethodId: id })}
+                />
+              ) : (
+                cardChoice === 'new' && (
+                  <div className="card-form">
                     <p className="sandbox-note" role="note">
                       {shopTexts.sandbox}
                     </p>
-                  )}
-                  <CardFields value={cardForm} onChange={setCardForm} errors={cardErrors} />
-                </div>
+                    <CardFields value={cardForm} onChange={setCardForm} errors={cardErrors} />
+                  </div>
+                )
               )}
             </fieldset>
           )}
@@ -261,19 +271,22 @@ export function CheckoutDialog({
               {failure}
             </p>
           )}
+          {stripeEntry && paying && <p role="status">Paying…</p>}
           <div className="button-row">
-            <button
-              type="submit"
-              className="button"
-              disabled={!online || paying || !figures.data || noProcessor}
-              aria-busy={paying || undefined}
-            >
-              {paying
-                ? 'Paying…'
-                : figures.data
-                  ? `Pay ${money(figures.data.totals.total)}`
-                  : 'Pay'}
-            </button>
+            {!stripeEntry && (
+              <button
+                type="submit"
+                className="button"
+                disabled={!online || paying || !figures.data || noProcessor}
+                aria-busy={paying || undefined}
+              >
+                {paying
+                  ? 'Paying…'
+                  : figures.data
+                    ? `Pay ${money(figures.data.totals.total)}`
+                    : 'Pay'}
+              </button>
+            )}
             <button type="button" className="button button-secondary" onClick={onClose}>
               Cancel
             </button>

@@ -1,5 +1,10 @@
 import { useState, type FormEvent } from 'react';
-import { readCardForm, type CardFormErrors } from '@platform/schema/payments/charge.zod';
+import {
+  readCardForm,
+  type CardFormErrors,
+  type NewCard,
+} from '@platform/schema/payments/charge.zod';
+import { CardEntryFrame } from '../../../components/card-entry-frame.tsx';
 import { CardFields, emptyCardForm } from '../../../components/card-fields.tsx';
 import { Modal } from '../../../components/modal.tsx';
 import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
@@ -25,19 +30,23 @@ export function ReplaceCardDialog({ orgId, onClose }: { orgId: string; onClose: 
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
 
-  async function save(event: FormEvent) {
+  function submit(event: FormEvent) {
     event.preventDefault();
-    if (busy) return;
     const read = readCardForm(form);
     if (!read.ok) {
       setErrors(read.errors);
       return;
     }
     setErrors({});
+    void save({ card: read.card });
+  }
+
+  async function save(card: NewCard) {
+    if (busy) return;
     setFailure(null);
     setBusy(true);
     try {
-      const answer = await replaceCard({ orgId, card: read.card });
+      const answer = await replaceCard({ orgId, ...card });
       if (answer.valid) {
         toast.success(answer.message);
         onClose();
@@ -58,7 +67,7 @@ export function ReplaceCardDialog({ orgId, onClose }: { orgId: string; onClose: 
           <NoProcessorNotice onClose={onClose} />
         </div>
       ) : (
-        <form className="checkout" onSubmit={(event) => void save(event)} noValidate>
+        <form className="checkout" onSubmit={submit} noValidate>
           <p>Your subscriptions renew with the new card from now on.</p>
           {!online && (
             <p className="form-error" role="alert">
@@ -66,9 +75,11 @@ export function ReplaceCardDialog({ orgId, onClose }: { orgId: string; onClose: 
             </p>
           )}
           {processor === 'stripe' ? (
-            <p className="form-error" role="alert">
-              {shopTexts.stripeCardEntry}
-            </p>
+            // Stripe's card entry (decision 0063): its own button saves the card.
+            <CardEntryFrame
+              purpose="save"
+              onPaymentMethod={(id) => void save({ processorPaymentMethodId: id })}
+            />
           ) : (
             <div className="card-form">
               <p className="sandbox-note" role="note">
@@ -82,15 +93,18 @@ export function ReplaceCardDialog({ orgId, onClose }: { orgId: string; onClose: 
               {failure}
             </p>
           )}
+          {processor === 'stripe' && busy && <p role="status">Saving…</p>}
           <div className="button-row">
-            <button
-              type="submit"
-              className="button"
-              disabled={!online || busy || processor !== 'sandbox'}
-              aria-busy={busy || undefined}
-            >
-              {busy ? 'Saving…' : 'Save card'}
-            </button>
+            {processor !== 'stripe' && (
+              <button
+                type="submit"
+                className="button"
+                disabled={!online || busy || processor !== 'sandbox'}
+                aria-busy={busy || undefined}
+              >
+                {busy ? 'Saving…' : 'Save card'}
+              </button>
+            )}
             <button type="button" className="button button-secondary" onClick={onClose}>
               Cancel
             </button>

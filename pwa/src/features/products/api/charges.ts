@@ -4,7 +4,7 @@ import {
   runChargeResponseSchema,
   todaysSalesSchema,
   totalChargeResponseSchema,
-  type CardFormInput,
+  type AddPaymentMethodRequest,
   type ChargeContext,
   type PaymentMethodView,
   type RunChargeResponse,
@@ -24,7 +24,11 @@ export function getChargeContext(rosterId: string, signal?: AbortSignal): Promis
   });
 }
 
-export function addCard(rosterId: string, card: CardFormInput): Promise<PaymentMethodView> {
+/** A typed card (the sandbox) or Stripe's PaymentMethod (decision 0063). */
+export function addCard(
+  rosterId: string,
+  card: AddPaymentMethodRequest,
+): Promise<PaymentMethodView> {
   return api(`${customerPath(rosterId)}/payment-methods`, {
     json: card,
     schema: paymentMethodSchema,

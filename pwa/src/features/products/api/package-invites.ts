@@ -9,7 +9,7 @@ import {
   type PendingInvite,
   type SendPackageInvite,
 } from '@platform/schema/payments/package-invite.zod';
-import type { CardFormInput } from '@platform/schema/payments/charge.zod';
+import type { NewCard } from '@platform/schema/payments/charge.zod';
 import { api } from '../../../lib/api.ts';
 
 /** POST /api/package-invite (spec §7): one path, the action names the operation. */
@@ -54,7 +54,7 @@ export function getPackageInvite(inviteId: string, signal?: AbortSignal): Promis
 /** The invited customer pays, with a saved card of theirs or a new one. */
 export function acceptPackageInvite(
   inviteId: string,
-  payWith: { paymentMethodId: string } | { card: CardFormInput },
+  payWith: { paymentMethodId: string } | NewCard,
 ): Promise<AcceptInviteResponse> {
   return api(path, {
     json: { action: 'accept-package-invite', inviteId, ...payWith },

@@ -28,7 +28,7 @@ import {
   ProductSelect,
   StartChoice,
 } from './offer-fields.tsx';
-import { SandboxCardForm } from './sandbox-card-form.tsx';
+import { NewCardForm } from './new-card-form.tsx';
 import '../products.css';
 
 /** Shared with the invitation's product part: the same products, coupons and today. */
@@ -318,24 +318,18 @@ function ChargeFlow({
           <p className="packages-muted">No card on file.</p>
         )}
         {addingCard ? (
-          context.processor === 'sandbox' ? (
-            <SandboxCardForm
-              save={(input) => addCard(rosterId, input)}
-              onSaved={(saved) => {
-                queryClient.setQueryData<ChargeContext>(chargeContextKey(rosterId), (old) =>
-                  old ? { ...old, paymentMethods: [saved, ...old.paymentMethods] } : old,
-                );
-                dispatch({ type: 'card-created', paymentMethodId: saved.id });
-                setAddingCard(false);
-              }}
-              onCancel={() => setAddingCard(false)}
-            />
-          ) : (
-            <p className="form-error" role="alert">
-              Card entry with Stripe is not available in this version yet: the customer adds their
-              card in their own app.
-            </p>
-          )
+          <NewCardForm
+            processor={context.processor}
+            save={(input) => addCard(rosterId, 'card' in input ? input.card : input)}
+            onSaved={(saved) => {
+              queryClient.setQueryData<ChargeContext>(chargeContextKey(rosterId), (old) =>
+                old ? { ...old, paymentMethods: [saved, ...old.paymentMethods] } : old,
+              );
+              dispatch({ type: 'card-created', paymentMethodId: saved.id });
+              setAddingCard(false);
+            }}
+            onCancel={() => setAddingCard(false)}
+          />
         ) : (
           <button
             type="button"

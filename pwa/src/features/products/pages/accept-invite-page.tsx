@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { chargeFlowMessages } from '@platform/schema/payments/charge-flow.rules';
+import type { NewCard } from '@platform/schema/payments/charge.zod';
 import { formatMoney } from '@platform/schema/payments/money';
 import {
   packageInviteMessages,
@@ -17,7 +18,7 @@ import { failureText } from '../../../lib/request-failure.ts';
 import { acceptPackageInvite, getPackageInvite } from '../api/package-invites.ts';
 import { InviteSummary } from '../components/invite-summary.tsx';
 import { cardLabel } from '../components/offer-fields.tsx';
-import { SandboxCardForm } from '../components/sandbox-card-form.tsx';
+import { NewCardForm } from '../components/new-card-form.tsx';
 import { inviteStanding } from '../invite-offer.ts';
 import '../products.css';
 
@@ -125,7 +126,7 @@ function InviteAnswer({ invite, orgId }: { invite: CustomerInvite; orgId: string
   }
 
   /** Pays; a declined card is said with its reason and another card can be tried. */
-  const pay = async (payWith: { paymentMethodId: string } | { card: CardInput }) => {
+  const pay = async (payWith: { paymentMethodId: string } | NewCard) => {
     setBusy(true);
     setDeclined(null);
     setFailure(null);
@@ -203,17 +204,13 @@ function InviteAnswer({ invite, orgId }: { invite: CustomerInvite; orgId: string
         </p>
       )}
       {card === 'new' ? (
-        invite.processor === 'sandbox' ? (
-          <SandboxCardForm
-            save={(typed) => pay({ card: typed })}
-            submitLabel={payLabel}
-            busyLabel="Paying…"
-          />
-        ) : (
-          <p className="form-error" role="alert">
-            Card entry with Stripe is not available in this version yet: choose a saved card.
-          </p>
-        )
+        <NewCardForm
+          processor={invite.processor}
+          purpose="pay"
+          save={(newCard) => pay(newCard)}
+          submitLabel={payLabel}
+          busyLabel="Paying…"
+        />
       ) : (
         <div className="button-row">
           <button
@@ -230,5 +227,3 @@ function InviteAnswer({ invite, orgId }: { invite: CustomerInvite; orgId: string
     </>
   );
 }
-
-type CardInput = { number: string; expMonth: number; expYear: number; cvc: string };
