@@ -49,8 +49,10 @@ describe('a new deployment', () => {
     // A navigation makes the browser look for a new service worker.
     await page.reload();
     await page.getByText('A new version is available.').waitFor({ timeout: 20_000 });
+    // Listening before the click: the reload it starts can finish before a later listener.
+    const reloaded = page.waitForEvent('load', { timeout: 30_000 });
     await offer.click();
-    await page.waitForEvent('load', { timeout: 20_000 });
+    await reloaded;
     await page.getByRole('heading', { name: 'Log in to your account' }).waitFor();
     await expect
       .poll(() =>

@@ -23,8 +23,8 @@ function readMessage(data: unknown): CardEntryMessage | null {
   ) {
     return { type: message.type, processorPaymentMethodId: message.processorPaymentMethodId };
   }
-  if (message.type === 'card-entry:height' && typeof message.height === 'number')
-    return { type: message.type, height: message.height };
+  if (message.type === 'card-entry:height' && Number.isFinite(message.height))
+    return { type: message.type, height: message.height as number };
   return null;
 }
 
@@ -33,7 +33,8 @@ const MAX_HEIGHT = 600;
 
 /**
  * A card entered with Stripe (decision 0063): the card-entry page in a frame, where Stripe.js
- * runs apart from the app; the form beside it gets only the PaymentMethod's id. Every card form
+ * runs in a page of its own (the one whose policy allows Stripe — same origin, so not an
+ * isolation boundary); the form beside it gets only the PaymentMethod's id. Every card form
  * uses this one when the processor is Stripe (the sandbox keeps its own boxes, CardFields).
  */
 export function CardEntryFrame({

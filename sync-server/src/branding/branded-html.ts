@@ -1,10 +1,11 @@
 import type { PublicBranding } from '@platform/schema/branding/branding.zod';
 import { brandedOrgIdOf as brandedOrgIdFromPath } from '@platform/schema/branding/branded-path.rules';
 import { escapeHtml } from '../web/escape-html.ts';
+import { requestUrlOf } from '../web/request-url.ts';
 
 /** The organisation of a request's page, if it is a branded one (the shared rule). */
 export function brandedOrgIdOf(requestUrl: string): string | null {
-  const url = new URL(requestUrl, 'http://local');
+  const url = requestUrlOf(requestUrl);
   return brandedOrgIdFromPath(url.pathname, url.search);
 }
 

@@ -163,6 +163,18 @@ describe('security headers', () => {
     expect(other.get('frame-src')).toEqual(["'none'"]);
   });
 
+  it('reads a request line starting with // as the path it is, not as another host’s', async () => {
+    // `//x/payments/card-entry` is an app page of its own (the SPA's Page not found), not the
+    // card-entry page; the same for Google's sign-in page (adversarial review, 2026-11-24).
+    for (const url of ['//x/payments/card-entry', '//x/auth/login-with-google']) {
+      const res = await get(url);
+      const csp = directivesOf(res.headers['content-security-policy']);
+      expect(csp.get('script-src')).toEqual(["'self'", sha256(inlineScript)]);
+      expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
+      expect(res.headers['x-frame-options']).toBe('DENY');
+    }
+  });
+
   it('with Stripe, lets every page frame our own (the card-entry page), still framed by nobody', async () => {
     const stripe = await buildApp({
       config: testConfig({

@@ -6,6 +6,7 @@ import fp from 'fastify-plugin';
 import { isFramedByTheApp, outsideServicesOf } from '@platform/schema/app/outside-services.rules';
 import type { PushConfig } from '../adapters/notifier/push-config.ts';
 import { contentSecurityPolicy, type PolicyContext } from '../web/content-security-policy.ts';
+import { requestUrlOf } from '../web/request-url.ts';
 import { ShellFile } from '../web/shell-file.ts';
 
 /** Where the browser's Firebase Messaging asks for its token (pwa/src/features/notifications). */
@@ -14,8 +15,7 @@ const connectFor = (push: PushConfig): string[] =>
     ? ['https://firebaseinstallations.googleapis.com', 'https://fcmregistrations.googleapis.com']
     : [];
 
-const pathnameOf = (request: IncomingMessage) =>
-  new URL(request.url ?? '/', 'http://local').pathname;
+const pathnameOf = (request: IncomingMessage) => requestUrlOf(request.url).pathname;
 
 /**
  * Security headers on every answer (@fastify/helmet): the Content-Security-Policy of
