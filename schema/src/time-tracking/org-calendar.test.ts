@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  instantOfWallTime,
+  wallMsOf,
   addDays,
   dayKeyOf,
   dayRange,
@@ -115,5 +117,17 @@ describe('day keys and wall-clock inputs', () => {
     expect(orgTimeZone('Europe/Amsterdam')).toBe('Europe/Amsterdam');
     expect(orgTimeZone(null)).toBe(NY);
     expect(orgTimeZone('Mars/Olympus_Mons')).toBe(NY);
+  });
+
+  it('reads a wall time as RFC 5545 does: after a gap with the offset before it, the first of a repeat', () => {
+    const wall = (text: string) => Date.parse(`${text}:00.000Z`);
+    const at = (text: string, zone: string) =>
+      new Date(instantOfWallTime(wall(text), zone)).toISOString();
+    expect(at('2026-03-08T02:30', NY)).toBe('2026-03-08T07:30:00.000Z'); // 03:30 EDT
+    expect(at('2026-03-29T01:30', 'Europe/London')).toBe('2026-03-29T01:30:00.000Z'); // 02:30 BST
+    expect(at('2026-10-04T02:30', 'Australia/Sydney')).toBe('2026-10-03T16:30:00.000Z'); // 03:30 AEDT
+    expect(at('2026-11-01T01:30', NY)).toBe('2026-11-01T05:30:00.000Z'); // the EDT one
+    expect(at('2026-07-01T12:00', NY)).toBe('2026-07-01T16:00:00.000Z');
+    expect(wallMsOf(Date.parse('2026-07-01T16:00:00.000Z'), NY)).toBe(wall('2026-07-01T12:00'));
   });
 });

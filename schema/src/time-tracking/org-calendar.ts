@@ -89,6 +89,29 @@ function instantOfWall(wallMs: number, timeZone: string): number {
   return wallMs - offsetAt(first, timeZone);
 }
 
+/**
+ * The instant of a wall-clock time (`wallMs`: that reading as if it were UTC) as RFC 5545
+ * §3.3.5 reads a local time: a reading repeated when clocks go back is the first; one skipped
+ * when they go forward is read with the offset from before the gap, so 02:30 on New York's
+ * spring-forward night is 03:30 — a class keeps its place in the day instead of moving back.
+ */
+export function instantOfWallTime(wallMs: number, timeZone: string): number {
+  const candidate = instantOfWall(wallMs, timeZone);
+  if (candidate + offsetAt(candidate, timeZone) === wallMs) return candidate;
+  // In a gap: the offsets either side of it (no zone changes twice within twelve hours); the
+  // smaller one is from before the clocks went forward.
+  const before = Math.min(
+    offsetAt(candidate - 6 * 3_600_000, timeZone),
+    offsetAt(candidate + 6 * 3_600_000, timeZone),
+  );
+  return wallMs - before;
+}
+
+/** The wall-clock reading at `ms` in `timeZone`, as if it were UTC (the inverse of the above). */
+export function wallMsOf(ms: number, timeZone: string): number {
+  return Math.floor(ms / 1000) * 1000 + offsetAt(ms, timeZone);
+}
+
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 export function dayKeyOf(ms: number, timeZone: string): DayKey {
