@@ -58,6 +58,16 @@ describe('purchases pulled before the card on file', () => {
       },
     });
     const cookie = org.parent.jar.headers().cookie ?? '';
+    // A pull hands out only what every transaction in flight on the database server is past
+    // (decision 0046): beside other test files' work the sale may take a moment to be handed
+    // out, and the one-shot replication below must not start before it is.
+    await until(async () => {
+      const response = await fetch(`${base}/api/sync/purchases/pull?batchSize=100`, {
+        headers: { cookie },
+      });
+      const body = (await response.json()) as { documents: Array<{ id: string }> };
+      return body.documents.some((doc) => doc.id === subscriptionId);
+    }, 20_000);
     const replication = replicateRxCollection<Doc, { id: string; lsn: number }>({
       replicationIdentifier: `sync-purchases-${base}`,
       collection: old.collections.purchases!,
