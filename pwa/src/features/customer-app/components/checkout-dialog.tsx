@@ -11,6 +11,7 @@ import type { ProductDoc } from '@platform/schema/payments/product-doc.zod';
 import { Link } from 'react-router';
 import { Modal } from '../../../components/modal.tsx';
 import { CardEntryFrame } from '../../../components/card-entry-frame.tsx';
+import { ChargeLines } from '../../../components/charge-lines.tsx';
 import { CardFields, emptyCardForm } from '../../../components/card-fields.tsx';
 import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
 import { TextField } from '../../../components/form-fields.tsx';
@@ -180,30 +181,12 @@ export function CheckoutDialog({
             </p>
           ) : figures.data ? (
             <>
-              <table className="charge-lines">
-                <caption className="visually-hidden">Your order</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Item</th>
-                    <th scope="col">Amount</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {figures.data.totals.lineItems.map((line, index) => (
-                    <tr key={`${line.type}-${index}`}>
-                      <th scope="row">
-                        {line.description}
-                        {line.discountAmount > 0 && (
-                          <span className="field-hint charge-note">
-                            {money(line.originalAmount)}, discount −{money(line.discountAmount)}
-                          </span>
-                        )}
-                      </th>
-                      <td>{money(line.finalAmount)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ChargeLines
+                caption="Your order"
+                captionHidden
+                lines={figures.data.totals.lineItems}
+                money={money}
+              />
               <dl className="charge-totals">
                 <dt>Total today</dt>
                 <dd className="charge-total">{money(figures.data.totals.total)}</dd>

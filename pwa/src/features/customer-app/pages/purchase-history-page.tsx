@@ -7,6 +7,7 @@ import {
 } from '@platform/schema/payments/purchase-docs.zod';
 import { rosterItemDocSchema } from '@platform/schema/roster/roster-item.zod';
 import { cardName, isRenewing } from '@platform/schema/payments/card-on-file.rules';
+import { ChargeLines } from '../../../components/charge-lines.tsx';
 import { CreditBalances, useCreditBalances } from '../../../components/credit-balances.tsx';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
@@ -134,32 +135,12 @@ export function PurchaseHistoryPage() {
                       {invoice.paidAt ? `Paid ${format.dateTime(invoice.paidAt)}` : 'Paid'}
                       {who(invoice.customerUserId) ? ` · for ${who(invoice.customerUserId)}` : ''}
                     </p>
-                    <table className="charge-lines">
-                      <caption className="visually-hidden">
-                        {invoice.productName}, what was charged
-                      </caption>
-                      <thead>
-                        <tr>
-                          <th scope="col">Item</th>
-                          <th scope="col">Amount</th>
-                        </tr>
-                      </thead>
-                      <tbody>
-                        {invoice.lineItems.map((line, index) => (
-                          <tr key={`${line.type}-${index}`}>
-                            <th scope="row">
-                              {line.description}
-                              {line.discountAmount > 0 && (
-                                <span className="field-hint charge-note">
-                                  discount −{formatMoney(line.discountAmount, invoice.currency)}
-                                </span>
-                              )}
-                            </th>
-                            <td>{formatMoney(line.finalAmount, invoice.currency)}</td>
-                          </tr>
-                        ))}
-                      </tbody>
-                    </table>
+                    <ChargeLines
+                      caption={`${invoice.productName}, what was charged`}
+                      captionHidden
+                      lines={invoice.lineItems}
+                      money={(minor) => formatMoney(minor, invoice.currency)}
+                    />
                   </li>
                 ))}
               </ul>

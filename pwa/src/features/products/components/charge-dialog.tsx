@@ -5,6 +5,7 @@ import { chargeFlowMessages } from '@platform/schema/payments/charge-flow.rules'
 import { formatMoney, parseMoneyInput } from '@platform/schema/payments/money';
 import { orgFormat } from '@platform/schema/organizations/org-format';
 import type { ChargeContext } from '@platform/schema/payments/charge.zod';
+import { ChargeLines } from '../../../components/charge-lines.tsx';
 import { LoadFailure } from '../../../components/load-failure.tsx';
 import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
 import { Modal } from '../../../components/modal.tsx';
@@ -21,13 +22,7 @@ import {
   punchCardDisabled,
   takesPrice,
 } from '../charge-flow.ts';
-import {
-  cardLabel,
-  ChargeLines,
-  CouponSelect,
-  ProductSelect,
-  StartChoice,
-} from './offer-fields.tsx';
+import { cardLabel, CouponSelect, ProductSelect, StartChoice } from './offer-fields.tsx';
 import { NewCardForm } from './new-card-form.tsx';
 import '../products.css';
 
@@ -215,7 +210,7 @@ function ChargeFlow({
     return (
       <div className="charge-flow">
         <h3 className="charge-step">Order summary</h3>
-        <ChargeLines caption="Order summary" captionHidden totals={totals} money={money} />
+        <ChargeLines caption="Order summary" captionHidden lines={totals.lineItems} money={money} />
         <dl className="charge-totals">
           <dt>Subtotal</dt>
           <dd>{money(totals.subtotal)}</dd>

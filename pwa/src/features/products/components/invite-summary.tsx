@@ -3,7 +3,7 @@ import { orgFormat } from '@platform/schema/organizations/org-format';
 import type { CustomerInvite } from '@platform/schema/payments/package-invite.zod';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { scheduleLabels } from '../catalogue-texts.ts';
-import { ChargeLines } from './offer-fields.tsx';
+import { ChargeLines } from '../../../components/charge-lines.tsx';
 
 /**
  * What an invitation offers, as its customer reads it before paying: the organisation, the
@@ -47,7 +47,7 @@ export function InviteSummary({ invite }: { invite: CustomerInvite }) {
         <dt>Open until</dt>
         <dd>{format.dateOf(invite.expiresAt)}</dd>
       </dl>
-      <ChargeLines caption="First charge" totals={totals} money={money}>
+      <ChargeLines caption="First charge" lines={totals.lineItems} money={money}>
         <tfoot>
           <tr>
             <th scope="row">Total now</th>

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { CatalogueCoupon, CatalogueProduct } from '@platform/schema/payments/catalogue.zod';
-import type { PaymentMethodView, TotalChargeResponse } from '@platform/schema/payments/charge.zod';
+import type { PaymentMethodView } from '@platform/schema/payments/charge.zod';
 import { addDays } from '@platform/schema/payments/billing-calendar';
 import { scheduleLabels } from '../catalogue-texts.ts';
 import { takesPrice } from '../charge-flow.ts';
@@ -112,50 +112,6 @@ export function StartChoice(props: {
       )}
       {props.children}
     </fieldset>
-  );
-}
-
-/** The lines of a totaled invoice, each with its discount and proration. */
-export function ChargeLines(props: {
-  caption: string;
-  captionHidden?: boolean;
-  totals: TotalChargeResponse['totals'];
-  money: (minor: number) => string;
-  children?: ReactNode;
-}) {
-  const { money } = props;
-  return (
-    <table className="charge-lines">
-      <caption className={props.captionHidden ? 'visually-hidden' : undefined}>
-        {props.caption}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">Item</th>
-          <th scope="col">Amount</th>
-        </tr>
-      </thead>
-      <tbody>
-        {props.totals.lineItems.map((line, index) => (
-          <tr key={`${line.type}-${index}`}>
-            <th scope="row">
-              {line.description}
-              {line.discountAmount > 0 && (
-                <span className="packages-muted charge-note">
-                  {money(line.originalAmount)}, discount −{money(line.discountAmount)}
-                  {line.discountPercent !== null ? ` (${line.discountPercent}%)` : ''}
-                </span>
-              )}
-              {line.prorationDescription && (
-                <span className="packages-muted charge-note">{line.prorationDescription}</span>
-              )}
-            </th>
-            <td>{money(line.finalAmount)}</td>
-          </tr>
-        ))}
-      </tbody>
-      {props.children}
-    </table>
   );
 }
 
