@@ -66,6 +66,22 @@ async function fixture(db: Db) {
   return { org, customer, processor, product: monthly!, card, request };
 }
 
+/** A processor that charges, then loses its first answer on the way back. */
+function losingFirstAnswer(processor: PaymentProcessor): PaymentProcessor {
+  let lose = true;
+  return {
+    ...processor,
+    charge: async (request) => {
+      const outcome = await processor.charge(request);
+      if (lose) {
+        lose = false;
+        throw new Error('socket hang up');
+      }
+      return outcome;
+    },
+  };
+}
+
 describe.each(testDatabaseKinds)('the charge flow on %s', (kind) => {
   let db: Db;
   let close: () => Promise<void>;
@@ -246,18 +262,7 @@ describe.each(testDatabaseKinds)('the charge flow on %s', (kind) => {
       now,
     );
     // The processor charges, then the answer is lost on the way back.
-    let lose = true;
-    const flaky: PaymentProcessor = {
-      ...f.processor,
-      charge: async (request) => {
-        const outcome = await f.processor.charge(request);
-        if (lose) {
-          lose = false;
-          throw new Error('socket hang up');
-        }
-        return outcome;
-      },
-    };
+    const flaky = losingFirstAnswer(f.processor);
     await expect(runCharge(db, flaky, { orgId: f.org.id, invoiceId }, now)).rejects.toThrow(
       'socket hang up',
     );
@@ -278,18 +283,7 @@ describe.each(testDatabaseKinds)('the charge flow on %s', (kind) => {
       f.request({ paymentMethodId: await f.card('4242424242424242') }),
       now,
     );
-    let lose = true;
-    const flaky: PaymentProcessor = {
-      ...f.processor,
-      charge: async (request) => {
-        const outcome = await f.processor.charge(request);
-        if (lose) {
-          lose = false;
-          throw new Error('socket hang up');
-        }
-        return outcome;
-      },
-    };
+    const flaky = losingFirstAnswer(f.processor);
     await expect(runCharge(db, flaky, { orgId: f.org.id, invoiceId }, now)).rejects.toThrow();
     // Staff change the price before the retry: the money may already have moved at the old one.
     await db.update(products).set({ priceMinor: 12_900 }).where(eq(products.id, f.product.id));

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, like } from 'drizzle-orm';
 import {
   emailOutbox,
   productInvites,
   products,
+  rateLimits,
   rosterItems,
   sandboxCharges,
   subscriptions,
@@ -285,6 +286,21 @@ describe.each(testDatabaseKinds)('invitations to products on %s', (kind) => {
     parent.jar.store(switched);
     const asKid = await post(parent.jar, { action: 'get-package-invite', inviteId: sent.id });
     expect(asKid.statusCode).toBe(200);
+    // A card tried for the child spends the card budget of the guardian at the keyboard, as
+    // every card form does, not a fresh one per child.
+    const tried = await post(parent.jar, {
+      action: 'accept-package-invite',
+      inviteId: sent.id,
+      card: declining,
+    });
+    expect(tried.statusCode).toBe(200);
+    const budgets = await t.db
+      .select({ key: rateLimits.key })
+      .from(rateLimits)
+      .where(like(rateLimits.key, 'charge-add-card:%'));
+    const keys = budgets.map((b) => b.key);
+    expect(keys).toContain(`charge-add-card:${parent.id}`);
+    expect(keys).not.toContain(`charge-add-card:${kid.id}`);
   });
 
   it('refuses nobody signed in (401) and staff without the claim (403), before the body', async () => {
