@@ -8,6 +8,7 @@ export default defineConfig({
     './schema/src/db/payment-tables.ts',
     './schema/src/db/invite-tables.ts',
     './schema/src/db/credit-tables.ts',
+    './schema/src/db/schedule-tables.ts',
   ],
   out: './schema/drizzle',
 });

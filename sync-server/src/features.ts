@@ -15,6 +15,7 @@ import { subscriptionsOverviewRoutes } from './payments/subscriptions-overview.r
 import { stripeWebhookRoutes } from './payments/webhook.routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
 import { syncRoutes } from './sync/routes.ts';
+import { scheduleRoutes } from './schedule/routes.ts';
 import { teamRoutes } from './team/routes.ts';
 import { timeTrackingRoutes } from './time-tracking/routes.ts';
 
@@ -40,4 +41,5 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(shopRoutes);
   await app.register(subscriptionsOverviewRoutes);
   await app.register(stripeWebhookRoutes);
+  await app.register(scheduleRoutes);
 }

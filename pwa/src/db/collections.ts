@@ -111,6 +111,16 @@ export const replicatedDefinitions: {
     replicatedCollections.credits.schema,
     rxSchemaOf('credits'),
   ),
+  classes: defineCollection(
+    localNameOf('classes'),
+    replicatedCollections.classes.schema,
+    rxSchemaOf('classes'),
+  ),
+  occurrences: defineCollection(
+    localNameOf('occurrences'),
+    replicatedCollections.occurrences.schema,
+    rxSchemaOf('occurrences'),
+  ),
 };
 
 export const rejectionsDefinition = defineCollection(

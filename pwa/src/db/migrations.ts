@@ -16,7 +16,19 @@ const pullAgain = () => null;
 export const migrationStrategies: Record<CollectionName, MigrationStrategies> = {
   roster: {},
   'time-entries': {},
-  bookings: {},
+  // v1: verdicts, waitlist, payment and check-in. Writable, so converted: a booking made
+  // before was a place taken.
+  bookings: {
+    1: (doc: Record<string, unknown>) => ({
+      ...doc,
+      joinWaitlist: false,
+      paidWith: null,
+      refusal: null,
+      requestedAt: doc.updatedAt,
+      decidedAt: doc.updatedAt,
+      checkedInAt: null,
+    }),
+  },
   'org-branding': {},
   'customer-notes': {},
   products: {},
@@ -24,4 +36,6 @@ export const migrationStrategies: Record<CollectionName, MigrationStrategies> = 
   purchases: { 1: pullAgain },
   invoices: {},
   credits: {},
+  classes: {},
+  occurrences: {},
 };

@@ -27,6 +27,9 @@ const merges: { [N in CollectionName]: Merge<DocOf<N>> } = {
   invoices: (master) => master,
   // A ledger, read-only on devices (decision 0062).
   credits: (master) => master,
+  // The schedule, read-only on devices (decision 0066).
+  classes: (master) => master,
+  occurrences: (master) => master,
 };
 
 /**

@@ -264,7 +264,7 @@ describe('RxDB replication against the real server', () => {
     for (const name of [alone, withKid]) {
       const db = await openAccountDatabase(name, { multiInstance: false });
       const { _deleted, ...doc } = booking(org.org.id, org.parent.id);
-      await db.collections.bookings.insert({ ...doc, status: 'booked' });
+      await db.collections.bookings.insert({ ...doc, status: 'requested' });
       await db.close();
     }
     // Leaving the family without children (a child was linked): only that scope goes, not the

@@ -2,15 +2,45 @@ import { z } from 'zod';
 import { documentIdSchema } from '../sync/ids.ts';
 import { isoTimeSchema } from '../sync/iso-time.ts';
 
-export const bookingStatuses = ['booked', 'cancelled', 'attended', 'no-show'] as const;
+/**
+ * A booking's life (decision 0066). A device writes `requested` (for itself, a child, or — staff
+ * — any customer), online or not; the server's verdict arrives by replication: `booked`,
+ * `waitlisted` (full, and the person asked to wait) or `refused` (with the reason). People
+ * cancel; staff record `attended` (a check-in) or `no-show`.
+ */
+export const bookingStatuses = [
+  'requested',
+  'booked',
+  'waitlisted',
+  'refused',
+  'cancelled',
+  'attended',
+  'no-show',
+] as const;
+export type BookingStatus = (typeof bookingStatuses)[number];
 
-/** A replicated booking (issue 4 wire contract; the calendar issue adds the rest). */
+/** How a booked place is paid for: the server decides (booking.rules.ts `paymentFor`). */
+export const bookingPayments = ['free', 'subscription', 'credit'] as const;
+
+/** A replicated booking (issue 4 wire contract, issue 16 adds the verdicts). */
 export const bookingDocSchema = z.object({
   id: documentIdSchema,
   orgId: z.uuid(),
   customerUserId: z.uuid(),
   occurrenceId: z.string().min(1).max(100),
   status: z.enum(bookingStatuses),
+  /** When the class is full: wait for a place (true) or be told so (false). */
+  joinWaitlist: z.boolean(),
+  /** Set by the server with `booked`: what paid for the place. */
+  paidWith: z.enum(bookingPayments).nullable(),
+  /** Set by the server with `refused`: why, in words for the person. */
+  refusal: z.string().max(300).nullable(),
+  /** When the person asked, on their device's clock (offline requests keep their time). */
+  requestedAt: isoTimeSchema,
+  /** When the server decided (the waitlist's order: whoever reached the server first). */
+  decidedAt: isoTimeSchema.nullable(),
+  /** When staff checked the person in. */
+  checkedInAt: isoTimeSchema.nullable(),
   updatedAt: isoTimeSchema,
 });
 export type BookingDoc = z.infer<typeof bookingDocSchema>;

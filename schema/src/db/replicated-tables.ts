@@ -131,12 +131,23 @@ export const bookings = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     occurrenceId: text('occurrence_id').notNull(),
-    status: text('status', { enum: ['booked', 'cancelled', 'attended', 'no-show'] }).notNull(),
+    status: text('status', {
+      enum: ['requested', 'booked', 'waitlisted', 'refused', 'cancelled', 'attended', 'no-show'],
+    }).notNull(),
+    joinWaitlist: boolean('join_waitlist').notNull().default(false),
+    paidWith: text('paid_with', { enum: ['free', 'subscription', 'credit'] }),
+    /** The punch-card group a credit was taken from (given back on a timely cancellation). */
+    creditGroupId: uuid('credit_group_id'),
+    refusal: text('refusal'),
+    requestedAt: instant('requested_at', { precision: 3 }),
+    decidedAt: instant('decided_at', { precision: 3 }),
+    checkedInAt: instant('checked_in_at', { precision: 3 }),
     ...replicated(),
   },
   (t) => [
     index('bookings_feed').on(t.orgId, t.txid, t.id),
     index('bookings_customer').on(t.customerUserId),
+    index('bookings_occurrence').on(t.occurrenceId, t.status),
   ],
 );
 

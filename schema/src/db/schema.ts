@@ -10,18 +10,21 @@ import { tables } from './tables.ts';
 import { paymentTables } from './payment-tables.ts';
 import { inviteTables } from './invite-tables.ts';
 import { creditTables } from './credit-tables.ts';
+import { scheduleTables } from './schedule-tables.ts';
 
 export * from './tables.ts';
 export * from './replicated-tables.ts';
 export * from './payment-tables.ts';
 export * from './invite-tables.ts';
 export * from './credit-tables.ts';
+export * from './schedule-tables.ts';
 
 export const allTables = {
   ...tables,
   ...paymentTables,
   ...inviteTables,
   ...creditTables,
+  ...scheduleTables,
   rosterItems,
   timeEntries,
   bookings,

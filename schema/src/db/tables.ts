@@ -75,6 +75,8 @@ export const organizations = pgTable('organizations', {
       timezone?: string;
       /** The organisation's own waiver of liability (issue 14); absent: the platform's. */
       waiverOfLiability?: string;
+      /** Issue 16: customers cancel until this many hours before a class (default 2). */
+      bookingCancelCutoffHours?: number;
     }>()
     .notNull()
     .default({}),

@@ -58,6 +58,11 @@ export function accessTo(collection: CollectionName, viewer: Viewer): Access | n
       // Never written by replication: charges and cancellations are routes.
       if (holds('manage-point-of-sale')) return { reach: 'all', writable: false };
       return staff ? null : { reach: 'family', writable: false };
+    case 'classes':
+    case 'occurrences':
+      // The timetable, on every member's device so the calendar opens offline; staff with
+      // manage-schedule change it through the schedule routes (decision 0066).
+      return { reach: 'all', writable: false };
   }
 }
 

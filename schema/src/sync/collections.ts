@@ -6,6 +6,7 @@ import { creditDocSchema } from '../payments/credit-doc.zod.ts';
 import { productDocSchema } from '../payments/product-doc.zod.ts';
 import { invoiceDocSchema, purchaseDocSchema } from '../payments/purchase-docs.zod.ts';
 import { rosterItemDocSchema } from '../roster/roster-item.zod.ts';
+import { classDocSchema, occurrenceDocSchema } from '../schedule/schedule.zod.ts';
 import { timeEntryDocSchema } from '../time-tracking/time-entry.zod.ts';
 
 /**
@@ -17,7 +18,8 @@ import { timeEntryDocSchema } from '../time-tracking/time-entry.zod.ts';
 export const replicatedCollections = {
   roster: { schema: rosterItemDocSchema, version: 0, indexes: ['updatedAt'] },
   'time-entries': { schema: timeEntryDocSchema, version: 0, indexes: ['userId', 'startTime'] },
-  bookings: { schema: bookingDocSchema, version: 0, indexes: ['customerUserId'] },
+  // v1: verdicts, waitlist, payment and check-in (decision 0066), converted on the device.
+  bookings: { schema: bookingDocSchema, version: 1, indexes: ['customerUserId', 'occurrenceId'] },
   'org-branding': { schema: orgBrandingDocSchema, version: 0, indexes: [] },
   'customer-notes': { schema: customerNoteDocSchema, version: 0, indexes: ['userId'] },
   // Read-only on every device (decision 0058): the catalogue and what was bought.
@@ -28,6 +30,9 @@ export const replicatedCollections = {
   invoices: { schema: invoiceDocSchema, version: 0, indexes: ['customerUserId'] },
   // Punch-card credits, a ledger read-only on devices (decision 0062).
   credits: { schema: creditDocSchema, version: 0, indexes: ['customerUserId'] },
+  // The schedule, read-only on every member's device (decision 0066).
+  classes: { schema: classDocSchema, version: 0, indexes: [] },
+  occurrences: { schema: occurrenceDocSchema, version: 0, indexes: ['startsAt', 'classId'] },
 } as const satisfies Record<
   string,
   { schema: z.ZodObject; version: number; indexes: readonly string[] }

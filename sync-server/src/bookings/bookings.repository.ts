@@ -1,10 +1,15 @@
-import { bookings } from '@platform/schema/db';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { bookings, classOccurrences, scheduleClasses } from '@platform/schema/db';
 import type { BookingDoc } from '@platform/schema/bookings/booking.zod';
 import type { Tx } from '../db/open-database.ts';
 import { excludedSet } from '../db/upsert.ts';
 import type { WireDoc } from '../sync/collection-definition.ts';
 
 export type BookingRow = typeof bookings.$inferSelect;
+export type OccurrenceRow = typeof classOccurrences.$inferSelect;
+
+/** What the server keeps beside the document: the punch-card group a credit came from. */
+export type StoredBooking = WireDoc<BookingDoc> & { creditGroupId: string | null };
 
 export function bookingToDoc(row: BookingRow): WireDoc<BookingDoc> {
   return {
@@ -13,30 +18,230 @@ export function bookingToDoc(row: BookingRow): WireDoc<BookingDoc> {
     customerUserId: row.customerUserId,
     occurrenceId: row.occurrenceId,
     status: row.status,
+    joinWaitlist: row.joinWaitlist,
+    paidWith: row.paidWith,
+    refusal: row.refusal,
+    // Bookings from before the schedule (issue 4) have no request time: their last change.
+    requestedAt: (row.requestedAt ?? row.updatedAt).toISOString(),
+    decidedAt: row.decidedAt?.toISOString() ?? null,
+    checkedInAt: row.checkedInAt?.toISOString() ?? null,
     updatedAt: row.updatedAt.toISOString(),
     _deleted: row.deleted,
   };
 }
 
+export const storedOf = (row: BookingRow): StoredBooking => ({
+  ...bookingToDoc(row),
+  creditGroupId: row.creditGroupId,
+});
+
+const rowOf = (doc: StoredBooking) => ({
+  id: doc.id,
+  orgId: doc.orgId,
+  customerUserId: doc.customerUserId,
+  occurrenceId: doc.occurrenceId,
+  status: doc.status,
+  joinWaitlist: doc.joinWaitlist,
+  paidWith: doc.paidWith,
+  creditGroupId: doc.creditGroupId,
+  refusal: doc.refusal,
+  requestedAt: new Date(doc.requestedAt),
+  decidedAt: doc.decidedAt ? new Date(doc.decidedAt) : null,
+  checkedInAt: doc.checkedInAt ? new Date(doc.checkedInAt) : null,
+  updatedAt: new Date(doc.updatedAt),
+  deleted: doc._deleted,
+});
+
 /** Stores every document in one statement (inserting new ones, replacing known ones). */
-export async function upsertBookings(tx: Tx, docs: Array<WireDoc<BookingDoc>>): Promise<void> {
+export async function upsertBookings(tx: Tx, docs: StoredBooking[]): Promise<void> {
   if (docs.length === 0) return;
   await tx
     .insert(bookings)
-    .values(
-      docs.map((doc) => ({
-        id: doc.id,
-        orgId: doc.orgId,
-        customerUserId: doc.customerUserId,
-        occurrenceId: doc.occurrenceId,
-        status: doc.status,
-        updatedAt: new Date(doc.updatedAt),
-        deleted: doc._deleted,
-      })),
-    )
+    .values(docs.map(rowOf))
     // A document never changes organisation: org_id is not among the columns an update sets.
     .onConflictDoUpdate({
       target: bookings.id,
-      set: excludedSet(bookings, ['customerUserId', 'occurrenceId', 'status', 'updatedAt', 'deleted']),
+      set: excludedSet(bookings, [
+        'customerUserId',
+        'occurrenceId',
+        'status',
+        'joinWaitlist',
+        'paidWith',
+        'creditGroupId',
+        'refusal',
+        'requestedAt',
+        'decidedAt',
+        'checkedInAt',
+        'updatedAt',
+        'deleted',
+      ]),
     });
+}
+
+const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/**
+ * The organisation's occurrences among `ids`, locked in id order: every writer of a class
+ * time's places (a push of bookings, a staff change) takes this lock first, so the counts read
+ * are the counts written. Ids that are not occurrence ids are simply not found.
+ */
+export async function lockOccurrences(tx: Tx, orgId: string, ids: readonly string[]) {
+  const wanted = [...new Set(ids)].filter((id) => uuidShape.test(id));
+  if (wanted.length === 0) return new Map<string, OccurrenceRow>();
+  const rows = await tx
+    .select()
+    .from(classOccurrences)
+    .where(
+      and(
+        eq(classOccurrences.orgId, orgId),
+        inArray(classOccurrences.id, wanted),
+        eq(classOccurrences.deleted, false),
+      ),
+    )
+    .orderBy(asc(classOccurrences.id))
+    .for('update');
+  return new Map(rows.map((row) => [row.id, row]));
+}
+
+/** The people holding a request, a place or a waitlist spot on these occurrences. */
+export async function activeBookingsOn(tx: Tx, orgId: string, occurrenceIds: readonly string[]) {
+  if (occurrenceIds.length === 0) return [];
+  return tx
+    .select({
+      id: bookings.id,
+      customerUserId: bookings.customerUserId,
+      occurrenceId: bookings.occurrenceId,
+    })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.orgId, orgId),
+        inArray(bookings.occurrenceId, [...occurrenceIds]),
+        inArray(bookings.status, ['requested', 'booked', 'waitlisted', 'attended', 'no-show']),
+        eq(bookings.deleted, false),
+      ),
+    );
+}
+
+/**
+ * The waitlist of an occurrence in order, locked — skipping any booking another transaction
+ * holds (a push changing it right now: it is not promoted under that writer's feet, and the
+ * two never wait on each other's locks).
+ */
+export async function lockWaitlist(tx: Tx, orgId: string, occurrenceId: string, limit: number) {
+  if (limit <= 0) return [];
+  return tx
+    .select()
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.orgId, orgId),
+        eq(bookings.occurrenceId, occurrenceId),
+        eq(bookings.status, 'waitlisted'),
+        eq(bookings.deleted, false),
+      ),
+    )
+    .orderBy(asc(bookings.decidedAt), asc(bookings.id))
+    .limit(limit)
+    .for('update', { skipLocked: true });
+}
+
+/** Every booking still holding a request, place or spot on an occurrence, locked. */
+export async function lockActiveBookingsOf(tx: Tx, orgId: string, occurrenceId: string) {
+  return tx
+    .select()
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.orgId, orgId),
+        eq(bookings.occurrenceId, occurrenceId),
+        inArray(bookings.status, ['requested', 'booked', 'waitlisted']),
+        eq(bookings.deleted, false),
+      ),
+    )
+    .orderBy(asc(bookings.id))
+    .for('update');
+}
+
+export async function saveOccurrenceCounts(
+  tx: Tx,
+  counts: ReadonlyArray<{ id: string; bookedCount: number; waitlistCount: number }>,
+) {
+  for (const count of counts) {
+    await tx
+      .update(classOccurrences)
+      .set({
+        bookedCount: count.bookedCount,
+        waitlistCount: count.waitlistCount,
+        updatedAt: new Date(),
+      })
+      .where(eq(classOccurrences.id, count.id));
+  }
+}
+
+/** The punch-card group each of these bookings took its credit from. */
+export async function creditGroupsOf(tx: Tx, ids: readonly string[]) {
+  if (ids.length === 0) return new Map<string, string | null>();
+  const rows = await tx
+    .select({ id: bookings.id, creditGroupId: bookings.creditGroupId })
+    .from(bookings)
+    .where(inArray(bookings.id, [...ids]));
+  return new Map(rows.map((row) => [row.id, row.creditGroupId]));
+}
+
+/** What pays for a class time's places: its series' price and entitlements. */
+export async function classTermsOf(tx: Tx, occurrence: Pick<OccurrenceRow, 'classId'>) {
+  const [series] = await tx
+    .select({
+      priceMinor: scheduleClasses.priceMinor,
+      entitlingProductIds: scheduleClasses.entitlingProductIds,
+      punchCardGroupIds: scheduleClasses.punchCardGroupIds,
+      timeZone: scheduleClasses.timeZone,
+    })
+    .from(scheduleClasses)
+    .where(eq(scheduleClasses.id, occurrence.classId));
+  return (
+    series ?? { priceMinor: null, entitlingProductIds: [], punchCardGroupIds: [], timeZone: 'UTC' }
+  );
+}
+
+/**
+ * Takes the push's lock (push.ts: an advisory lock per document id) on every booking still
+ * holding something on these class times, in the push's order. A staff change to a class time
+ * takes these before the class time's row: a push holds a booking's lock while it waits for
+ * that row, so taking them the other way round could deadlock with it.
+ */
+export async function lockBookingWriters(
+  tx: Tx,
+  orgId: string,
+  of: { classId: string } | { occurrenceId: string },
+): Promise<void> {
+  const on =
+    'classId' in of
+      ? inArray(
+          bookings.occurrenceId,
+          tx
+            .select({ id: sql<string>`${classOccurrences.id}::text` })
+            .from(classOccurrences)
+            .where(eq(classOccurrences.classId, of.classId)),
+        )
+      : eq(bookings.occurrenceId, of.occurrenceId);
+  const rows = await tx
+    .select({ id: bookings.id })
+    .from(bookings)
+    .where(
+      and(
+        eq(bookings.orgId, orgId),
+        on,
+        inArray(bookings.status, ['requested', 'booked', 'waitlisted']),
+      ),
+    );
+  const ids = rows.map((row) => row.id.toLowerCase()).sort();
+  if (ids.length === 0) return;
+  await tx.execute(
+    sql`select count(pg_advisory_xact_lock(hashtextextended(id, 0))) from unnest(array[${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::text[]) as id`,
+  );
 }

@@ -1,48 +1,441 @@
+import {
+  allowedChange,
+  bookingMessages,
+  customerMayCancel,
+  isActive,
+  pastCutoffMessage,
+  paymentFor,
+  takesPlace,
+  type Payment,
+} from '@platform/schema/bookings/booking.rules';
 import type { BookingDoc } from '@platform/schema/bookings/booking.zod';
+import { dayKeyOf, orgTimeZone } from '@platform/schema/time-tracking/org-calendar';
 import type { Tx } from '../db/open-database.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import { holdingsOf, refundBookingCredits, useCredits } from '../payments/credits.service.ts';
 import type { Actor } from '../sync/actor.ts';
-import type { Change, RuleError } from '../sync/collection-definition.ts';
+import { notifyChange } from '../sync/change-feed.ts';
+import type { Change, RuleError, WriteContext } from '../sync/collection-definition.ts';
 import { membersOf } from '../sync/memberships.ts';
-import { upsertBookings } from './bookings.repository.ts';
+import {
+  activeBookingsOn,
+  classTermsOf,
+  creditGroupsOf,
+  lockActiveBookingsOf,
+  lockBookingWriters,
+  lockOccurrences,
+  lockWaitlist,
+  saveOccurrenceCounts,
+  storedOf,
+  upsertBookings,
+  type OccurrenceRow,
+  type StoredBooking,
+} from './bookings.repository.ts';
 
 // The replication registry (sync/collections) reads stored rows as documents through here.
 export { bookingToDoc } from './bookings.repository.ts';
+export { bookingMessages };
 
-export const bookingMessages = {
-  notACustomer: 'Bookings can only be made for customers of this organization.',
-  customerStatus: 'Customers can book or cancel; attendance is recorded by staff.',
-  cannotMove: 'A booking cannot be moved to another person or class; cancel it and book again.',
-  cannotDelete: 'Cancel a booking instead of deleting it.',
-  settledByStaff: 'This booking was settled by staff and can no longer be changed.',
-} as const;
+/**
+ * The one write path for bookings (decision 0066). A device pushes a request; here, in the
+ * push's transaction and under the class time's row lock, the server decides: a place if one is
+ * free and something pays for it (a subscription that includes the class, a punch-card credit,
+ * or nothing when the class is free), else the waitlist if the person asked for it, else a
+ * refusal with its reason. Cancelling a place gives its credit back (in time) and promotes the
+ * first person waiting. Verdicts are stored in the document, so they replicate back to every
+ * device of the family — never lost, never a refused push for a full class.
+ */
 
-const staffStatuses: ReadonlyArray<BookingDoc['status']> = ['attended', 'no-show'];
+type Who = 'customer' | 'staff';
 
-function ruleBroken(actor: Actor, { next, master }: Change<BookingDoc>): string | null {
-  const isCustomer = actor.view === 'customer';
-  if (master && (master.customerUserId !== next.customerUserId || master.occurrenceId !== next.occurrenceId)) return bookingMessages.cannotMove;
-  // Attendance recorded by staff, or a booking staff removed, stays as staff left it.
-  const settled = master && (staffStatuses.includes(master.status) || master._deleted);
-  if (isCustomer && settled && (next.status !== master.status || next._deleted !== master._deleted)) {
-    return bookingMessages.settledByStaff;
-  }
-  if (isCustomer && next._deleted) return bookingMessages.cannotDelete;
-  if (isCustomer && next.status !== 'booked' && next.status !== 'cancelled') return bookingMessages.customerStatus;
-  return null;
+type OccurrenceState = OccurrenceRow & { changed: boolean };
+
+function whoIs(actor: Actor): Who {
+  return actor.view === 'org' ? 'staff' : 'customer';
 }
 
-/** The one write path for bookings (the calendar issue adds occurrences and capacity). */
-export async function writeBookings(tx: Tx, actor: Actor, changes: Array<Change<BookingDoc>>): Promise<RuleError[]> {
+/** Breaks of the document rules, whatever the schedule says. */
+function ruleBroken(who: Who, { next, master }: Change<BookingDoc>): string | null {
+  if (
+    master &&
+    (master.customerUserId !== next.customerUserId || master.occurrenceId !== next.occurrenceId)
+  )
+    return bookingMessages.cannotMove;
+  if (next._deleted || master?._deleted) {
+    return next._deleted === (master?._deleted ?? false) ? null : bookingMessages.cannotDelete;
+  }
+  const from = master?.status ?? null;
+  if (allowedChange(who, from, next.status)) return null;
+  if (from === 'attended' || from === 'no-show') return bookingMessages.settledByStaff;
+  if (from === null) return bookingMessages.newMustRequest;
+  return who === 'customer' ? bookingMessages.customerStatus : bookingMessages.staffStatus;
+}
+
+/** A new booking, or one asked again after a refusal or cancellation. */
+const isRequest = ({ next, master }: Change<BookingDoc>) =>
+  next.status === 'requested' && master?.status !== 'requested';
+
+export async function writeBookings(
+  tx: Tx,
+  actor: Actor,
+  changes: Array<Change<BookingDoc>>,
+  context: WriteContext,
+): Promise<RuleError[]> {
+  const who = whoIs(actor);
   const errors: RuleError[] = [];
   for (const change of changes) {
-    const broken = ruleBroken(actor, change);
+    const broken = ruleBroken(who, change);
     if (broken) errors.push({ id: change.next.id, message: broken });
   }
-  const newOnes = changes.filter((c) => !c.master);
-  if (newOnes.length) {
-    const customers = await membersOf(tx, newOnes[0]?.next.orgId ?? '', 'customer', newOnes.map((c) => c.next.customerUserId));
-    for (const { next } of newOnes) if (!customers.has(next.customerUserId)) errors.push({ id: next.id, message: bookingMessages.notACustomer });
+  const orgId = actor.orgId ?? '';
+  const requests = changes.filter(isRequest);
+  if (requests.length) {
+    const customers = await membersOf(
+      tx,
+      orgId,
+      'customer',
+      requests.map((c) => c.next.customerUserId),
+    );
+    for (const { next } of requests)
+      if (!customers.has(next.customerUserId))
+        errors.push({ id: next.id, message: bookingMessages.notACustomer });
   }
-  if (errors.length === 0) await upsertBookings(tx, changes.map((c) => c.next));
-  return errors;
+  if (errors.length) return errors;
+
+  const now = context.now;
+  const occurrences = new Map<string, OccurrenceState>();
+  for (const [id, row] of await lockOccurrences(
+    tx,
+    orgId,
+    changes.map((c) => c.next.occurrenceId),
+  ))
+    occurrences.set(id, { ...row, changed: false });
+
+  // A customer's cancellation of a place after the cut-off is refused (the push says why);
+  // judged at the time it was made on the device, never before the booking was decided.
+  for (const { next, master } of changes) {
+    if (who !== 'customer' || next.status !== 'cancelled' || !master) continue;
+    if (master.status === 'cancelled') continue;
+    const occurrence = occurrences.get(next.occurrenceId);
+    if (!occurrence || occurrence.status === 'cancelled') continue;
+    const at = Math.max(
+      Date.parse(next.updatedAt),
+      master.decidedAt ? Date.parse(master.decidedAt) : 0,
+    );
+    if (!customerMayCancel(master, { cancelBy: occurrence.cancelBy.toISOString() }, at)) {
+      const hours = Math.round(
+        (occurrence.startsAt.getTime() - occurrence.cancelBy.getTime()) / 3_600_000,
+      );
+      errors.push({ id: next.id, message: pastCutoffMessage(hours) });
+    }
+  }
+  if (errors.length) return errors;
+
+  const active = await activeBookingsOn(tx, orgId, [...occurrences.keys()]);
+  const holdsOther = (occurrenceId: string, personId: string, bookingId: string) =>
+    active.some(
+      (b) =>
+        b.occurrenceId === occurrenceId && b.customerUserId === personId && b.id !== bookingId,
+    );
+  const stored: StoredBooking[] = [];
+  const decidedAt = now.toISOString();
+  // Which punch-card group each known booking's credit came from (kept beside the document).
+  const creditGroupOf = await creditGroupsOf(
+    tx,
+    changes.filter((c) => c.master).map((c) => c.next.id),
+  );
+  for (const change of changes) {
+    const { next, master } = change;
+    const occurrence = occurrences.get(next.occurrenceId);
+    const doc: StoredBooking = {
+      ...next,
+      // What only the server sets stays as it was, whatever the device sent.
+      paidWith: master?.paidWith ?? null,
+      refusal: master?.refusal ?? null,
+      decidedAt: master?.decidedAt ?? null,
+      checkedInAt: master?.checkedInAt ?? null,
+      requestedAt: master && !isRequest(change) ? master.requestedAt : next.requestedAt,
+      creditGroupId: creditGroupOf.get(next.id) ?? null,
+    };
+    if (isRequest(change)) {
+      const verdict = await decideRequest(tx, {
+        actorUserId: actor.userId,
+        who,
+        doc,
+        occurrence,
+        now,
+        alreadyHolds: holdsOther(next.occurrenceId, next.customerUserId, next.id),
+      });
+      Object.assign(doc, verdict, { decidedAt });
+      if (verdict.status !== 'refused')
+        active.push({ id: next.id, customerUserId: next.customerUserId, occurrenceId: next.occurrenceId });
+    } else if (next.status === 'cancelled' && master && master.status !== 'cancelled') {
+      await release(tx, { orgId, actorUserId: actor.userId, who, occurrence, booking: doc, from: master.status, now });
+      doc.refusal = null;
+    } else if (next.status === 'attended' && master?.status !== 'attended') {
+      doc.checkedInAt = next.updatedAt;
+    } else if (next.status === 'booked' && master && master.status !== 'booked') {
+      // Staff undoing a check-in or a no-show.
+      doc.checkedInAt = null;
+    }
+    stored.push(doc);
+  }
+
+  await upsertBookings(tx, stored);
+  // Places a cancellation freed go to the waitlist, in order.
+  const promoted: string[] = [];
+  for (const occurrence of occurrences.values())
+    promoted.push(...(await promoteWaitlist(tx, occurrence, now, actor.userId)));
+  await saveChangedCounts(tx, orgId, occurrences);
+  await announcePromotions(tx, context.jobs, orgId, promoted);
+  return [];
+}
+
+type Verdict = Pick<BookingDoc, 'status' | 'paidWith' | 'refusal'> & { creditGroupId: string | null };
+
+const refused = (refusal: string): Verdict => ({
+  status: 'refused',
+  paidWith: null,
+  refusal,
+  creditGroupId: null,
+});
+
+async function decideRequest(
+  tx: Tx,
+  input: {
+    actorUserId: string;
+    who: Who;
+    doc: StoredBooking;
+    occurrence: OccurrenceState | undefined;
+    now: Date;
+    alreadyHolds: boolean;
+  },
+): Promise<Verdict> {
+  const { doc, occurrence, now } = input;
+  if (!occurrence) return refused(bookingMessages.noSuchClass);
+  if (occurrence.status === 'cancelled') return refused(bookingMessages.classCancelled);
+  // Staff may still add a walk-in while the class runs; customers book before it starts.
+  const closesAt = input.who === 'staff' ? occurrence.endsAt : occurrence.startsAt;
+  if (closesAt.getTime() <= now.getTime()) return refused(bookingMessages.classStarted);
+  if (input.alreadyHolds) return refused(bookingMessages.alreadyBooked);
+  if (occurrence.bookedCount >= occurrence.capacity) {
+    if (!doc.joinWaitlist) return refused(bookingMessages.full);
+    occurrence.waitlistCount += 1;
+    occurrence.changed = true;
+    return { status: 'waitlisted', paidWith: null, refusal: null, creditGroupId: null };
+  }
+  const paid = await payForPlace(tx, occurrence, doc, now, input.actorUserId);
+  if (!paid.ok) return refused(paid.refusal);
+  occurrence.bookedCount += 1;
+  occurrence.changed = true;
+  return { status: 'booked', paidWith: paid.paidWith, refusal: null, creditGroupId: paid.groupId };
+}
+
+type Paid =
+  | { ok: true; paidWith: 'free' | 'subscription' | 'credit'; groupId: string | null }
+  | { ok: false; refusal: string };
+
+/** Pays for a place as booking.rules.ts `paymentFor` says; a credit is taken here. */
+async function payForPlace(
+  tx: Tx,
+  occurrence: OccurrenceRow,
+  booking: Pick<BookingDoc, 'id' | 'customerUserId'>,
+  now: Date,
+  actorUserId: string,
+): Promise<Paid> {
+  const terms = await classTermsOf(tx, occurrence);
+  const holdings = await holdingsOf(tx, {
+    orgId: occurrence.orgId,
+    customerUserId: booking.customerUserId,
+    groupIds: terms.punchCardGroupIds,
+    today: dayKeyOf(now.getTime(), orgTimeZone(terms.timeZone)),
+  });
+  // A credit can be gone by the time it is taken (another booking of the same person, in
+  // another push): the next group is tried, then the refusal.
+  for (;;) {
+    const payment: Payment = paymentFor(terms, holdings);
+    if (payment.kind === 'free') return { ok: true, paidWith: 'free', groupId: null };
+    if (payment.kind === 'subscription') return { ok: true, paidWith: 'subscription', groupId: null };
+    if (payment.kind === 'pay') return { ok: false, refusal: bookingMessages.payAtBooking };
+    if (payment.kind === 'none') return { ok: false, refusal: bookingMessages.notEntitled };
+    const used = await useCredits(tx, {
+      orgId: occurrence.orgId,
+      customerUserId: booking.customerUserId,
+      groupId: payment.groupId,
+      count: 1,
+      reference: booking.id,
+      actorUserId,
+    });
+    if (used.ok) return { ok: true, paidWith: 'credit', groupId: payment.groupId };
+    holdings.creditsByGroup.set(payment.groupId, 0);
+  }
+}
+
+/** A booking leaves its place or spot: counts, and its credit back when it is owed. */
+async function release(
+  tx: Tx,
+  input: {
+    orgId: string;
+    actorUserId: string;
+    who: Who;
+    occurrence: OccurrenceState | undefined;
+    booking: StoredBooking;
+    from: BookingDoc['status'];
+    now: Date;
+  },
+) {
+  const { occurrence, booking, from } = input;
+  if (occurrence) {
+    if (takesPlace(from)) occurrence.bookedCount = Math.max(0, occurrence.bookedCount - 1);
+    if (from === 'waitlisted') occurrence.waitlistCount = Math.max(0, occurrence.waitlistCount - 1);
+    occurrence.changed = true;
+  }
+  // A customer's cancellation reached here only in time (checked above); staff always refund.
+  if (takesPlace(from) && booking.paidWith === 'credit' && booking.creditGroupId) {
+    await refundBookingCredits(tx, {
+      orgId: input.orgId,
+      customerUserId: booking.customerUserId,
+      groupId: booking.creditGroupId,
+      count: 1,
+      reference: booking.id,
+      actorUserId: input.actorUserId,
+    });
+  }
+}
+
+/**
+ * Fills free places from the waitlist, first come first served. A person waiting whom nothing
+ * pays for any more (their last credit went elsewhere) is refused and the next one is tried.
+ * Answers the ids given a place.
+ */
+export async function promoteWaitlist(
+  tx: Tx,
+  occurrence: OccurrenceState,
+  now: Date,
+  actorUserId: string,
+): Promise<string[]> {
+  const promoted: string[] = [];
+  if (occurrence.status === 'cancelled' || occurrence.startsAt.getTime() <= now.getTime())
+    return promoted;
+  while (occurrence.bookedCount < occurrence.capacity && occurrence.waitlistCount > 0) {
+    const [next] = await lockWaitlist(tx, occurrence.orgId, occurrence.id, 1);
+    if (!next) break;
+    const booking = storedOf(next);
+    const paid = await payForPlace(tx, occurrence, booking, now, actorUserId);
+    occurrence.waitlistCount -= 1;
+    occurrence.changed = true;
+    const decided: StoredBooking = paid.ok
+      ? { ...booking, status: 'booked', paidWith: paid.paidWith, creditGroupId: paid.groupId, refusal: null }
+      : { ...booking, status: 'refused', refusal: paid.refusal };
+    if (paid.ok) occurrence.bookedCount += 1;
+    await upsertBookings(tx, [{ ...decided, decidedAt: now.toISOString(), updatedAt: now.toISOString() }]);
+    await notifyChange(tx, {
+      collection: 'bookings',
+      orgId: occurrence.orgId,
+      ownerIds: [booking.customerUserId],
+    });
+    if (paid.ok) promoted.push(booking.id);
+  }
+  return promoted;
+}
+
+async function saveChangedCounts(tx: Tx, orgId: string, occurrences: Map<string, OccurrenceState>) {
+  const changed = [...occurrences.values()].filter((o) => o.changed);
+  if (changed.length === 0) return;
+  await saveOccurrenceCounts(tx, changed);
+  // Every member's device shows places left.
+  await notifyChange(tx, { collection: 'occurrences', orgId, ownerIds: [] });
+}
+
+async function announcePromotions(
+  tx: Tx,
+  jobs: JobQueue | null,
+  orgId: string,
+  bookingIds: string[],
+) {
+  if (bookingIds.length === 0 || !jobs) return;
+  await jobs.enqueue('booking-notice', { orgId, kind: 'promoted', bookingIds }, { tx });
+}
+
+/**
+ * A class time was cancelled (staff): everyone on it is cancelled, credits given back, and told.
+ * Runs under the class time's lock (the caller holds it).
+ */
+export async function cancelBookingsOf(
+  tx: Tx,
+  occurrence: OccurrenceRow,
+  context: WriteContext & { actorUserId: string },
+): Promise<number> {
+  const held = await lockActiveBookingsOf(tx, occurrence.orgId, occurrence.id);
+  const state: OccurrenceState = { ...occurrence, changed: false };
+  const stamp = context.now.toISOString();
+  const cancelled: StoredBooking[] = [];
+  for (const row of held) {
+    const booking = storedOf(row);
+    await release(tx, {
+      orgId: occurrence.orgId,
+      actorUserId: context.actorUserId,
+      who: 'staff',
+      occurrence: state,
+      booking,
+      from: booking.status,
+      now: context.now,
+    });
+    cancelled.push({
+      ...booking,
+      status: 'cancelled',
+      refusal: bookingMessages.classCancelled,
+      updatedAt: stamp,
+    });
+  }
+  await upsertBookings(tx, cancelled);
+  await saveChangedCounts(tx, occurrence.orgId, new Map([[state.id, state]]));
+  if (cancelled.length) {
+    await notifyChange(tx, {
+      collection: 'bookings',
+      orgId: occurrence.orgId,
+      ownerIds: [...new Set(cancelled.map((b) => b.customerUserId))],
+    });
+    if (context.jobs)
+      await context.jobs.enqueue(
+        'booking-notice',
+        {
+          orgId: occurrence.orgId,
+          kind: 'class-cancelled',
+          bookingIds: cancelled.map((b) => b.id),
+        },
+        { tx },
+      );
+  }
+  return cancelled.length;
+}
+
+/** A class time got more places (staff): the waitlist moves up. */
+export async function fillFreedPlaces(
+  tx: Tx,
+  occurrence: OccurrenceRow,
+  context: WriteContext & { actorUserId: string },
+): Promise<void> {
+  const state: OccurrenceState = { ...occurrence, changed: false };
+  const promoted = await promoteWaitlist(tx, state, context.now, context.actorUserId);
+  await saveChangedCounts(tx, occurrence.orgId, new Map([[state.id, state]]));
+  await announcePromotions(tx, context.jobs, occurrence.orgId, promoted);
+}
+
+/** Everyone holding a place on a class time (to tell them it moved). */
+export async function placesOn(tx: Tx, occurrence: OccurrenceRow): Promise<string[]> {
+  const held = await lockActiveBookingsOf(tx, occurrence.orgId, occurrence.id);
+  return held.filter((row) => isActive(row.status) && row.status !== 'requested').map((row) => row.id);
+}
+
+/**
+ * Before a staff change to class times: waits for pushes in flight on their bookings (the
+ * push's own locks, in its order), so the class time's lock taken next never deadlocks.
+ */
+export async function holdBookingWriters(
+  tx: Tx,
+  orgId: string,
+  of: { classId: string } | { occurrenceId: string },
+): Promise<void> {
+  await lockBookingWriters(tx, orgId, of);
 }

@@ -76,6 +76,21 @@ export const jobDefinitions = {
     retryDelaySeconds: 60,
     expireInSeconds: 120,
   },
+  /**
+   * Tells people about their bookings (issue 16) by email and push, as their notification
+   * preferences allow: a place from the waitlist, a class cancelled or moved, a booking
+   * refused after it was made offline, a reminder before the class.
+   */
+  'booking-notice': {
+    payload: z.object({
+      orgId: z.uuid(),
+      kind: z.enum(['promoted', 'class-cancelled', 'class-moved', 'refused', 'reminder']),
+      bookingIds: z.array(z.uuid()).min(1).max(1000),
+    }),
+    retryLimit: 3,
+    retryDelaySeconds: 30,
+    expireInSeconds: 120,
+  },
   /** Deletes what would otherwise grow for ever (decision 0016). */
   prune: {
     payload: z.object({}),

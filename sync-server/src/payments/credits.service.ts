@@ -1,5 +1,5 @@
-import { and, desc, eq, gt, sql } from 'drizzle-orm';
-import { punchCardCredits, type invoices, type products } from '@platform/schema/db';
+import { and, desc, eq, gt, inArray, lte, sql } from 'drizzle-orm';
+import { punchCardCredits, subscriptions, type invoices, type products } from '@platform/schema/db';
 import { punchCardToggle } from '@platform/schema/payments/charge-flow.rules';
 import { creditBalances, type CreditBalance } from '@platform/schema/payments/credit-doc.zod';
 import type { Db, Tx } from '../db/open-database.ts';
@@ -166,4 +166,99 @@ export async function useCredits(
     ownerIds: [use.customerUserId],
   });
   return { ok: true, balance: balance - use.count, entryId: entry.id };
+}
+
+/**
+ * Gives back credits a booking used (cancelled in time, or by staff, or its class cancelled):
+ * a positive row naming the booking, written once per booking — a second call finds the
+ * refund and gives nothing more. Answers whether it gave any.
+ */
+export async function refundBookingCredits(
+  tx: Tx,
+  refund: GroupOf & { count: number; reference: string; actorUserId: string | null },
+): Promise<boolean> {
+  await lockBalance(tx, refund);
+  const rows = await tx
+    .select({
+      delta: punchCardCredits.delta,
+      productId: punchCardCredits.productId,
+      productName: punchCardCredits.productName,
+      groupName: punchCardCredits.groupName,
+    })
+    .from(punchCardCredits)
+    .where(
+      and(
+        eq(punchCardCredits.orgId, refund.orgId),
+        eq(punchCardCredits.customerUserId, refund.customerUserId),
+        eq(punchCardCredits.groupId, refund.groupId),
+        eq(punchCardCredits.reason, 'booking'),
+        eq(punchCardCredits.reference, refund.reference),
+      ),
+    );
+  // What this booking still holds: its uses less what was given back (a booking asked again
+  // after a refund uses a credit again, and may be refunded again).
+  const held = -rows.reduce((sum, row) => sum + row.delta, 0);
+  const use = rows.find((row) => row.delta < 0);
+  if (held < refund.count || !use) return false;
+  await tx.insert(punchCardCredits).values({
+    orgId: refund.orgId,
+    customerUserId: refund.customerUserId,
+    productId: use.productId,
+    productName: use.productName,
+    groupId: refund.groupId,
+    groupName: use.groupName,
+    delta: refund.count,
+    reason: 'booking',
+    reference: refund.reference,
+    createdByUserId: refund.actorUserId,
+  });
+  await notifyChange(tx, {
+    collection: 'credits',
+    orgId: refund.orgId,
+    ownerIds: [refund.customerUserId],
+  });
+  return true;
+}
+
+/**
+ * What a person holds that may pay for a booking (booking.rules.ts `paymentFor`): the products
+ * of their subscriptions in force on `today` (the organisation's day), and their credits left
+ * in `groupIds`.
+ */
+export async function holdingsOf(
+  tx: Tx,
+  of: { orgId: string; customerUserId: string; groupIds: readonly string[]; today: string },
+): Promise<{ activeProductIds: Set<string>; creditsByGroup: Map<string, number> }> {
+  const subscribed = await tx
+    .select({ productId: subscriptions.productId })
+    .from(subscriptions)
+    .where(
+      and(
+        eq(subscriptions.orgId, of.orgId),
+        eq(subscriptions.customerUserId, of.customerUserId),
+        inArray(subscriptions.status, ['active', 'past-due', 'cancel-at-period-end', 'scheduled']),
+        lte(subscriptions.startedOn, of.today),
+        eq(subscriptions.deleted, false),
+      ),
+    );
+  const creditsByGroup = new Map<string, number>();
+  if (of.groupIds.length > 0) {
+    const balances = await tx
+      .select({
+        groupId: punchCardCredits.groupId,
+        balance: sql<string>`sum(${punchCardCredits.delta})`,
+      })
+      .from(punchCardCredits)
+      .where(
+        and(
+          eq(punchCardCredits.orgId, of.orgId),
+          eq(punchCardCredits.customerUserId, of.customerUserId),
+          inArray(punchCardCredits.groupId, [...of.groupIds]),
+          eq(punchCardCredits.deleted, false),
+        ),
+      )
+      .groupBy(punchCardCredits.groupId);
+    for (const row of balances) creditsByGroup.set(row.groupId, Number(row.balance));
+  }
+  return { activeProductIds: new Set(subscribed.map((row) => row.productId)), creditsByGroup };
 }

@@ -2,6 +2,7 @@ import type { AnyPgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import type { CollectionName } from '@platform/schema/sync/collections';
 import type { Tx } from '../db/open-database.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import type { Actor, Scope } from './actor.ts';
 
 export type WireDoc<Doc> = Doc & { _deleted: boolean };
@@ -33,7 +34,12 @@ export type ReplicatedCollection<Doc extends { id: string; orgId: string }, Row>
    * stores them all in one statement — or, when any breaks a rule, stores nothing and returns
    * the reasons. `master` is the current server state, null for a new document.
    */
-  writeBatch: (tx: Tx, actor: Actor, changes: Array<Change<Doc>>) => Promise<RuleError[]>;
+  writeBatch: (
+    tx: Tx,
+    actor: Actor,
+    changes: Array<Change<Doc>>,
+    context: WriteContext,
+  ) => Promise<RuleError[]>;
   /**
    * Where the feature's rules span several documents (a person's time entries: one clock, no
    * overlaps), the key their writes serialise on. The push locks these keys before the
@@ -41,6 +47,13 @@ export type ReplicatedCollection<Doc extends { id: string; orgId: string }, Row>
    */
   serialiseOn?: (doc: Doc) => string;
 };
+
+/**
+ * What a feature's write may use besides the transaction: the job queue, for work that follows
+ * a write (a waitlist promotion's notice) — queued in the same transaction, so it exists only
+ * if the write commits. Null where no queue runs (tests that push without an app).
+ */
+export type WriteContext = { jobs: JobQueue | null; now: Date };
 
 export type Change<Doc> = { next: WireDoc<Doc>; master: WireDoc<Doc> | null };
 export type RuleError = { id: string; message: string };

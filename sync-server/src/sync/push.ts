@@ -7,6 +7,7 @@ import { unstorableTextIn } from '@platform/schema/sync/storable-text.rules';
 import { syncMessages } from '@platform/schema/sync/sync.messages';
 import type { PushRow } from '@platform/schema/sync/sync.zod';
 import type { Db, Tx } from '../db/open-database.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
 import type { Actor, Scope } from './actor.ts';
 import type {
@@ -58,6 +59,7 @@ export async function pushChanges(
   rows: PushRow[],
   reportUnreadable: ReportUnreadable = () => {},
   now = new Date(),
+  jobs: JobQueue | null = null,
 ) {
   const wireSchema = wireSchemaOf(collection);
   const errors: PushError[] = [];
@@ -153,7 +155,7 @@ export async function pushChanges(
         conflicts.push(master);
       else changes.push({ next, master });
     }
-    if (changes.length) errors.push(...(await collection.writeBatch(tx as Tx, actor, changes)));
+    if (changes.length) errors.push(...(await collection.writeBatch(tx as Tx, actor, changes, { jobs, now })));
     if (errors.length) throw new PushRefused(errors);
     const owners = new Set(
       changes.flatMap(({ next, master }) => [

@@ -17,6 +17,7 @@ import { rosterMessages } from '../crm/roster.service.ts';
 import { crmMessages } from '@platform/schema/crm/crm.messages';
 import { bookingMessages } from '../bookings/bookings.service.ts';
 import { PUSH_BODY_LIMIT } from './routes.ts';
+import { insertOccurrence } from '../testing/schedule-fixtures.ts';
 
 describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -239,11 +240,17 @@ describe.each(testDatabaseKinds)('replication endpoints on %s', (kind) => {
   });
 
   it('never lets a customer undo attendance recorded by staff', async () => {
-    const mine = booking(a.org.id, a.parent.id, {
-      occurrenceId: 'spin-2026-11-25',
+    const { occurrence } = await insertOccurrence(t.db, a.org.id);
+    const request = booking(a.org.id, a.parent.id, {
+      occurrenceId: occurrence.id,
       updatedAt: '2026-11-20T09:00:00.000Z',
     });
-    expect((await pushNew(a.parent, 'bookings', [mine])).json()).toEqual([]);
+    expect((await pushNew(a.parent, 'bookings', [request])).json()).toEqual([]);
+    // The server's verdict replicates back: a place.
+    const mine = (await pull(a.parent, 'bookings')).json().documents.find(
+      (d: { id: string }) => d.id === request.id,
+    );
+    expect(mine.status).toBe('booked');
     const noShow = { ...mine, status: 'no-show', updatedAt: '2026-11-20T10:00:00.000Z' };
     expect(
       (

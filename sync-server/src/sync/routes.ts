@@ -107,6 +107,8 @@ export const syncRoutes = fp(
           collection.scopeFor(actor),
           request.body,
           reportUnreadableTo(app, request),
+          new Date(),
+          app.jobs,
         );
       },
     );

@@ -1,11 +1,13 @@
 import {
   bookings,
+  classOccurrences,
   customerNotes,
   invoices,
   orgBranding,
   products,
   punchCardCredits,
   rosterItems,
+  scheduleClasses,
   subscriptions,
   timeEntries,
 } from '@platform/schema/db';
@@ -28,6 +30,7 @@ import {
   productToDoc,
   purchaseToDoc,
 } from '../../payments/payments.sync.ts';
+import { classToDoc, occurrenceToDoc } from '../../schedule/schedule.service.ts';
 import type { Actor, Scope } from '../actor.ts';
 import type { AnyReplicatedCollection, RuleError } from '../collection-definition.ts';
 
@@ -149,5 +152,26 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     scopeFor: scopeOf('credits'),
     toDoc: creditToDoc,
     writeBatch: readOnly('Credits change only through a purchase, an import or a booking.'),
+  },
+  classes: {
+    name: 'classes',
+    docSchema: replicatedCollections.classes.schema,
+    table: scheduleClasses,
+    // Organisation-wide (reach 'all'): the owner column is never consulted.
+    ownerColumn: scheduleClasses.orgId,
+    ownerOf: (doc: { orgId: string }) => doc.orgId,
+    scopeFor: scopeOf('classes'),
+    toDoc: classToDoc,
+    writeBatch: readOnly('Classes are changed in the calendar.'),
+  },
+  occurrences: {
+    name: 'occurrences',
+    docSchema: replicatedCollections.occurrences.schema,
+    table: classOccurrences,
+    ownerColumn: classOccurrences.orgId,
+    ownerOf: (doc: { orgId: string }) => doc.orgId,
+    scopeFor: scopeOf('occurrences'),
+    toDoc: occurrenceToDoc,
+    writeBatch: readOnly('Class times are changed in the calendar.'),
   },
 };

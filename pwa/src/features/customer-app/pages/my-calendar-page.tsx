@@ -7,7 +7,10 @@ import { EmptyState } from '../components/empty-state.tsx';
 import { useCustomerApp } from '../use-customer-app.ts';
 
 const statusLabel: Record<BookingDoc['status'], string> = {
+  requested: 'Pending',
   booked: 'Booked',
+  waitlisted: 'On the waitlist',
+  refused: 'Not booked',
   cancelled: 'Cancelled',
   attended: 'Attended',
   'no-show': 'Missed',
