@@ -8,6 +8,7 @@ const booking = (status: BookingDoc['status'], updatedAt: string, extra: Partial
   customerUserId: 'c1',
   occurrenceId: 'yoga',
   status,
+  appointment: null,
   joinWaitlist: false,
   paidWith: null,
   refusal: null,

@@ -29,6 +29,14 @@ export const bookingDocSchema = z.object({
   customerUserId: z.uuid(),
   occurrenceId: z.string().min(1).max(100),
   status: z.enum(bookingStatuses),
+  /**
+   * An appointment asked for (a type, a staff member, a start): the device names a new class
+   * time id in `occurrenceId`, and the server makes that class time if the slot is free.
+   * Null for a class or event.
+   */
+  appointment: z
+    .object({ typeId: z.uuid(), staffUserId: z.uuid(), startsAt: isoTimeSchema })
+    .nullable(),
   /** When the class is full: wait for a place (true) or be told so (false). */
   joinWaitlist: z.boolean(),
   /** Set by the server with `booked`: what paid for the place. */

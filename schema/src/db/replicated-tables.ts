@@ -134,6 +134,12 @@ export const bookings = pgTable(
     status: text('status', {
       enum: ['requested', 'booked', 'waitlisted', 'refused', 'cancelled', 'attended', 'no-show'],
     }).notNull(),
+    /** An appointment asked for (issue 16): its type, staff member and start. */
+    appointment: jsonb('appointment').$type<{
+      typeId: string;
+      staffUserId: string;
+      startsAt: string;
+    } | null>(),
     joinWaitlist: boolean('join_waitlist').notNull().default(false),
     paidWith: text('paid_with', { enum: ['free', 'subscription', 'credit'] }),
     /** The punch-card group a credit was taken from (given back on a timely cancellation). */

@@ -88,6 +88,7 @@ export function booking(
     occurrenceId: 'yoga-2026-11-24T18:00',
     // A new booking is a request; the server's verdict replicates back (decision 0066).
     status: 'requested',
+    appointment: null,
     joinWaitlist: false,
     paidWith: null,
     refusal: null,
