@@ -1,79 +1,285 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { bookingDocSchema, type BookingDoc } from '@platform/schema/bookings/booking.zod';
+import { bookingMessages } from '@platform/schema/bookings/booking.rules';
+import { creditDocSchema } from '@platform/schema/payments/credit-doc.zod';
+import { productDocSchema } from '@platform/schema/payments/product-doc.zod';
+import { purchaseDocSchema } from '@platform/schema/payments/purchase-docs.zod';
 import { rosterItemDocSchema } from '@platform/schema/roster/roster-item.zod';
+import {
+  classDocSchema,
+  occurrenceDocSchema,
+  type ClassDoc,
+  type OccurrenceDoc,
+} from '@platform/schema/schedule/schedule.zod';
+import { addDays, dayKeyOf, mondayOf, startOfDay } from '@platform/schema/time-tracking/org-calendar';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
+import { useOnlineStatus } from '../../../lib/online-status.ts';
+import { useNow } from '../../../lib/use-now.ts';
+import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
+import { BookDialog, type BookChoice } from '../components/book-dialog.tsx';
+import { BookingActions } from '../components/booking-actions.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
+import {
+  activeBookingOf,
+  bookingState,
+  bookingTexts,
+  holdingsOf,
+  paymentHint,
+  placesLabel,
+} from '../schedule-view.ts';
 import { useCustomerApp } from '../use-customer-app.ts';
 
-const statusLabel: Record<BookingDoc['status'], string> = {
-  requested: 'Pending',
-  booked: 'Booked',
-  waitlisted: 'On the waitlist',
-  refused: 'Not booked',
-  cancelled: 'Cancelled',
-  attended: 'Attended',
-  'no-show': 'Missed',
-};
+const parsedAll = <T,>(docs: unknown[], schema: { safeParse: (d: unknown) => { success: true; data: T } | { success: false } }) =>
+  docs.flatMap((doc) => {
+    const parsed = schema.safeParse(doc);
+    return parsed.success ? [parsed.data] : [];
+  });
 
 /**
- * My calendar: the family's bookings, from the device (they replicate, so this works on a
- * train). Class names and times arrive with the calendar work; until then a booking shows its
- * reference and state.
+ * My calendar (issue 16): the family's bookings and the organisation's classes, from the
+ * device's replica — on a train too. Booking writes a request on the device; the server's answer
+ * (a place, the waitlist, or a refusal with its reason) replicates back and shows here.
  */
 export function MyCalendarPage() {
   const { orgId, orgName, home, user } = useCustomerApp();
   const db = useAccountSync().sync?.db ?? null;
   const scope = orgId ?? user.org?.id ?? '';
-  const bookings = useLiveQuery(db, 'bookings', { selector: { orgId: scope } });
-  const roster = useLiveQuery(db, 'roster', { selector: { orgId: scope } });
-  const names = useMemo(() => {
-    const byUser = new Map<string, string>();
-    for (const doc of roster.documents) {
-      const parsed = rosterItemDocSchema.safeParse(doc);
-      if (parsed.success) byUser.set(parsed.data.athlete.id, parsed.data.athlete.fullName);
-    }
-    return byUser;
-  }, [roster.documents]);
-  const rows = bookings.documents.flatMap((doc) => {
-    const parsed = bookingDocSchema.safeParse(doc);
-    return parsed.success ? [parsed.data] : [];
+  const online = useOnlineStatus();
+  const format = useOrgFormat();
+  const timeZone = user.org?.timezone ?? 'UTC';
+  const now = useNow(60_000);
+  const today = dayKeyOf(now.getTime(), timeZone);
+  const [week, setWeek] = useState(() => mondayOf(today));
+  const weekFrom = startOfDay(week, timeZone);
+  const weekTo = startOfDay(addDays(week, 7), timeZone);
+
+  const bookingsQuery = useLiveQuery(db, 'bookings', { selector: { orgId: scope } });
+  const occurrencesQuery = useLiveQuery(db, 'occurrences', {
+    selector: {
+      orgId: scope,
+      startsAt: { $gte: new Date(weekFrom).toISOString(), $lt: new Date(weekTo).toISOString() },
+    },
+    sort: [{ startsAt: 'asc' }],
   });
+  const classesQuery = useLiveQuery(db, 'classes', { selector: { orgId: scope } });
+  const rosterQuery = useLiveQuery(db, 'roster', { selector: { orgId: scope } });
+  const purchasesQuery = useLiveQuery(db, 'purchases', { selector: { orgId: scope } });
+  const creditsQuery = useLiveQuery(db, 'credits', { selector: { orgId: scope } });
+  const productsQuery = useLiveQuery(db, 'products', { selector: { orgId: scope } });
+
+  const bookings = useMemo(() => parsedAll<BookingDoc>(bookingsQuery.documents, bookingDocSchema), [bookingsQuery.documents]);
+  const weekOccurrences = useMemo(
+    () =>
+      parsedAll<OccurrenceDoc>(occurrencesQuery.documents, occurrenceDocSchema).filter(
+        (o) => o.status === 'scheduled' || bookings.some((b) => b.occurrenceId === o.id),
+      ),
+    [occurrencesQuery.documents, bookings],
+  );
+  const classes = useMemo(
+    () => new Map(parsedAll<ClassDoc>(classesQuery.documents, classDocSchema).map((c) => [c.id, c])),
+    [classesQuery.documents],
+  );
+  const family = useMemo(() => {
+    const people = new Map<string, string>([[user.id, user.fullName]]);
+    for (const item of parsedAll(rosterQuery.documents, rosterItemDocSchema))
+      people.set(item.athlete.id, item.athlete.id === user.id ? user.fullName : item.athlete.fullName);
+    return [...people].map(([id, name]) => ({ id, name, self: id === user.id }));
+  }, [rosterQuery.documents, user.id, user.fullName]);
+  const purchases = useMemo(() => parsedAll(purchasesQuery.documents, purchaseDocSchema), [purchasesQuery.documents]);
+  const credits = useMemo(() => parsedAll(creditsQuery.documents, creditDocSchema), [creditsQuery.documents]);
+  const groupNames = useMemo(() => {
+    const names = new Map<string, string>();
+    for (const product of parsedAll(productsQuery.documents, productDocSchema))
+      for (const group of product.punchCardConfiguration.groups) names.set(group.id, group.name);
+    for (const credit of credits) names.set(credit.groupId, credit.groupName);
+    return names;
+  }, [productsQuery.documents, credits]);
+
+  const [personId, setPersonId] = useState(user.id);
+  const person = family.find((p) => p.id === personId) ?? family[0]!;
+  const holdings = useMemo(
+    () => holdingsOf(person.id, purchases, credits, today),
+    [person.id, purchases, credits, today],
+  );
+  const [choice, setChoice] = useState<BookChoice | null>(null);
+
+  // The family's bookings on class times this device holds, upcoming first.
+  const allOccurrences = useLiveQuery(db, 'occurrences', {
+    selector: { orgId: scope, id: { $in: [...new Set(bookings.map((b) => b.occurrenceId))] } },
+  });
+  const bookedTimes = useMemo(
+    () => new Map(parsedAll<OccurrenceDoc>(allOccurrences.documents, occurrenceDocSchema).map((o) => [o.id, o])),
+    [allOccurrences.documents],
+  );
+  const yours = bookings
+    .flatMap((booking) => {
+      const occurrence = bookedTimes.get(booking.occurrenceId);
+      return occurrence && Date.parse(occurrence.endsAt) > now.getTime() - 86_400_000
+        ? [{ booking, occurrence }]
+        : [];
+    })
+    .sort((a, b) => a.occurrence.startsAt.localeCompare(b.occurrence.startsAt));
+  const nameOf = (id: string) => family.find((p) => p.id === id)?.name ?? 'Family member';
+  const loading = db !== null && (bookingsQuery.status === 'loading' || occurrencesQuery.status === 'loading');
+
+  const days = useMemo(() => {
+    const byDay = new Map<string, OccurrenceDoc[]>();
+    for (const occurrence of weekOccurrences) {
+      const day = dayKeyOf(Date.parse(occurrence.startsAt), timeZone);
+      byDay.set(day, [...(byDay.get(day) ?? []), occurrence]);
+    }
+    return [...byDay].sort(([a], [b]) => a.localeCompare(b));
+  }, [weekOccurrences, timeZone]);
 
   return (
-    <section className="page">
+    <section className="page my-calendar">
       <h1>My calendar</h1>
-      {db && bookings.status === 'loading' ? (
-        <p role="status">Loading your bookings…</p>
-      ) : rows.length === 0 ? (
-        <EmptyState title="No bookings yet" action={{ label: 'Back to the dashboard', to: home }}>
-          Classes and appointments you or your children book with {orgName ?? 'your organization'}{' '}
-          appear here.
-        </EmptyState>
-      ) : (
-        <table className="data-table">
-          <caption className="visually-hidden">Your family's bookings</caption>
-          <thead>
-            <tr>
-              <th scope="col">Who</th>
-              <th scope="col">Booking</th>
-              <th scope="col">State</th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((booking) => (
-              <tr key={booking.id}>
-                <td>
-                  {names.get(booking.customerUserId) ??
-                    (booking.customerUserId === user.id ? user.fullName : 'Family member')}
-                </td>
-                <td>{booking.occurrenceId}</td>
-                <td>{statusLabel[booking.status]}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+      {!online && (
+        <p className="offline-note" role="status">
+          {bookingTexts.offline}
+        </p>
       )}
+      {loading ? (
+        <p role="status">Loading your calendar…</p>
+      ) : (
+        <>
+          <section aria-labelledby="your-bookings">
+            <h2 id="your-bookings">Your bookings</h2>
+            {yours.length === 0 ? (
+              <p className="field-hint">
+                Nothing booked yet. Classes and events you or your children book with{' '}
+                {orgName ?? 'your organization'} appear here.
+              </p>
+            ) : (
+              <ul className="shop-list" aria-label="Your bookings">
+                {yours.map(({ booking, occurrence }) => {
+                  const state = bookingState(booking, online);
+                  return (
+                    <li key={booking.id} className="shop-item booking-item" data-booking-status={booking.status}>
+                      <h3>{occurrence.title}</h3>
+                      <p>
+                        {format.dateTime(occurrence.startsAt)}
+                        {occurrence.location && ` · ${occurrence.location}`}
+                      </p>
+                      <p className="field-hint">For {nameOf(booking.customerUserId)}</p>
+                      <p className={`booking-state booking-state-${state.tone}`}>
+                        <strong>{state.label}</strong>
+                        {occurrence.status === 'cancelled' && ` · ${bookingMessages.classCancelled}`}
+                      </p>
+                      {booking.status === 'refused' && booking.refusal && (
+                        <p className="form-error">{booking.refusal}</p>
+                      )}
+                      {booking.status === 'booked' && (
+                        <p className="field-hint">
+                          Cancel until {format.dateTime(occurrence.cancelBy)}
+                        </p>
+                      )}
+                      {db && (
+                        <BookingActions db={db} booking={booking} occurrence={occurrence} now={now} />
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+            )}
+          </section>
+
+          <section aria-labelledby="classes-heading">
+            <h2 id="classes-heading">Classes and events</h2>
+            {family.length > 1 && (
+              <label className="field">
+                <span>Booking for</span>
+                <select value={person.id} onChange={(event) => setPersonId(event.target.value)}>
+                  {family.map((p) => (
+                    <option key={p.id} value={p.id}>
+                      {p.self ? `${p.name} (you)` : p.name}
+                    </option>
+                  ))}
+                </select>
+              </label>
+            )}
+            <div className="button-row" role="group" aria-label="Week">
+              <button
+                type="button"
+                className="button button-secondary"
+                onClick={() => setWeek(addDays(week, -7))}
+                disabled={week <= mondayOf(today)}
+              >
+                Previous week
+              </button>
+              <p className="week-label" aria-live="polite">
+                {format.dayRange(week, addDays(week, 6))}
+              </p>
+              <button type="button" className="button button-secondary" onClick={() => setWeek(addDays(week, 7))}>
+                Next week
+              </button>
+            </div>
+            {days.length === 0 ? (
+              <EmptyState title="No classes this week" action={{ label: 'Back to the dashboard', to: home }}>
+                {orgName ?? 'Your organization'} has nothing on the timetable this week. Try the
+                next week.
+              </EmptyState>
+            ) : (
+              days.map(([day, list]) => (
+                <section key={day} aria-label={format.day(day)} className="schedule-day">
+                  <h3>{format.day(day)}</h3>
+                  <ul className="shop-list">
+                    {list.map((occurrence) => {
+                      const series = occurrence.classId ? classes.get(occurrence.classId) : undefined;
+                      const places = placesLabel(occurrence);
+                      const hint = series ? paymentHint(series, holdings, groupNames) : null;
+                      const held = activeBookingOf(bookings, occurrence.id, person.id);
+                      const started = Date.parse(occurrence.startsAt) <= now.getTime();
+                      return (
+                        <li key={occurrence.id} className="shop-item" data-occurrence={occurrence.id}>
+                          <h4>{occurrence.title}</h4>
+                          <p>
+                            {format.time(occurrence.startsAt)}–{format.time(occurrence.endsAt)}
+                            {occurrence.location && ` · ${occurrence.location}`}
+                            {occurrence.coachName && ` · with ${occurrence.coachName}`}
+                          </p>
+                          {occurrence.status === 'cancelled' ? (
+                            <p className="form-error">{bookingMessages.classCancelled}</p>
+                          ) : (
+                            <>
+                              <p className="field-hint">
+                                {places.text}
+                                {hint && ` · ${hint.text}`}
+                              </p>
+                              {held ? (
+                                <p className="booking-state">
+                                  <strong>{bookingState(held, online).label}</strong>
+                                  {' '}for {person.self ? 'you' : person.name}
+                                </p>
+                              ) : (
+                                !started && (
+                                  <button
+                                    type="button"
+                                    className="button"
+                                    aria-label={`${places.full ? bookingTexts.joinWaitlist : 'Book'}: ${occurrence.title}, ${format.dateTime(occurrence.startsAt)}`}
+                                    disabled={!hint?.bookable}
+                                    onClick={() =>
+                                      setChoice({ occurrence, person, full: places.full, hint: hint?.text ?? '' })
+                                    }
+                                  >
+                                    {places.full ? bookingTexts.joinWaitlist : 'Book'}
+                                  </button>
+                                )
+                              )}
+                            </>
+                          )}
+                        </li>
+                      );
+                    })}
+                  </ul>
+                </section>
+              ))
+            )}
+          </section>
+        </>
+      )}
+      {choice && db && <BookDialog db={db} orgId={scope} choice={choice} onClose={() => setChoice(null)} />}
     </section>
   );
 }

@@ -1,0 +1,123 @@
+import { useState } from 'react';
+import type { OccurrenceDoc } from '@platform/schema/schedule/schedule.zod';
+import { Modal } from '../../../components/modal.tsx';
+import { useToast } from '../../../components/toast/toast-context.ts';
+import type { AccountDatabase } from '../../../db/database.ts';
+import { useOnlineStatus } from '../../../lib/online-status.ts';
+import { useOrgFormat } from '../../../lib/use-org-format.ts';
+import { saveDocument } from '../../../sync/local-writes.ts';
+import { bookingRequest, bookingTexts } from '../schedule-view.ts';
+
+export type BookChoice = {
+  occurrence: OccurrenceDoc;
+  person: { id: string; name: string; self: boolean };
+  /** Full as the device last heard: the request asks for the waitlist. */
+  full: boolean;
+  hint: string;
+};
+
+/**
+ * Book (or join the waitlist) for oneself or a child: confirmed here, written on the device —
+ * online or not — and answered by the server through replication (decision 0066). A request
+ * always asks for the waitlist should the class fill before it reaches the server: the person
+ * chose this class; being told "full" later helps nobody, and they can leave the waitlist.
+ */
+export function BookDialog({
+  db,
+  orgId,
+  choice,
+  onClose,
+}: {
+  db: AccountDatabase;
+  orgId: string;
+  choice: BookChoice;
+  onClose: () => void;
+}) {
+  const format = useOrgFormat();
+  const online = useOnlineStatus();
+  const toast = useToast();
+  const [waitIfFull, setWaitIfFull] = useState(true);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { occurrence, person } = choice;
+  const who = person.self ? 'you' : person.name;
+  const confirm = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      await saveDocument(
+        db,
+        'bookings',
+        bookingRequest({
+          id: crypto.randomUUID(),
+          orgId,
+          personId: person.id,
+          occurrenceId: occurrence.id,
+          joinWaitlist: choice.full || waitIfFull,
+          now: new Date(),
+        }),
+      );
+      toast.success(choice.full ? bookingTexts.waitlistSaved : bookingTexts.booking);
+      onClose();
+    } catch {
+      setFailure('The booking could not be saved on this device. Try again.');
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={choice.full ? `Join the waitlist for ${occurrence.title}?` : `Book ${occurrence.title}?`}
+    >
+      <div className="checkout">
+        <p>
+          {format.dateTime(occurrence.startsAt)}–{format.time(occurrence.endsAt)}
+          {occurrence.location && ` · ${occurrence.location}`}, for <strong>{who}</strong>.
+        </p>
+        {choice.hint && <p className="field-hint">{choice.hint}</p>}
+        {choice.full ? (
+          <p>
+            This class is full. You join the waitlist, and get the first place that frees up —
+            you are told by email and notification.
+          </p>
+        ) : (
+          <label className="checkbox-field">
+            <input
+              type="checkbox"
+              checked={waitIfFull}
+              onChange={(event) => setWaitIfFull(event.target.checked)}
+            />
+            <span>If it fills up before this reaches the organization, put {who} on the waitlist</span>
+          </label>
+        )}
+        {!online && (
+          <p className="field-hint" role="status">
+            You are offline: the request is kept on this device and sent when you are back
+            online. It shows as pending until then.
+          </p>
+        )}
+        {failure && (
+          <p className="form-error" role="alert">
+            {failure}
+          </p>
+        )}
+        <div className="button-row">
+          <button
+            type="button"
+            className="button"
+            onClick={() => void confirm()}
+            disabled={busy}
+            aria-busy={busy || undefined}
+          >
+            {choice.full ? bookingTexts.joinWaitlist : 'Book'}
+          </button>
+          <button type="button" className="button button-secondary" onClick={onClose}>
+            Not now
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+}
