@@ -6,6 +6,8 @@ import type { Db } from '../sync-server/src/db/open-database.ts';
 import { saveBrandingSettings, uploadLogo } from '../sync-server/src/branding/branding.service.ts';
 import { sandboxProcessor } from '../sync-server/src/adapters/payments/sandbox.ts';
 import { createCoupon, createProduct } from '../sync-server/src/payments/catalogue.service.ts';
+import { createClass } from '../sync-server/src/schedule/schedule.service.ts';
+import { addDays, dayKeyOf } from '@platform/schema/time-tracking/org-calendar';
 
 export const DEMO_PASSWORD = 'demo-pass-2026';
 
@@ -146,7 +148,8 @@ export async function seedDemo(db: Db): Promise<{ created: boolean; seed: DemoSe
     timezone: 'America/New_York',
   });
   await uploadLogo(db, seed.zipperOrgId, Buffer.from(zipperLogoSvg));
-  await seedDemoCatalogue(db, seed);
+  const catalogue = await seedDemoCatalogue(db, seed);
+  await seedDemoSchedule(db, seed, catalogue);
   return { created: true, seed };
 }
 
@@ -166,12 +169,13 @@ async function seedDemoCatalogue(db: Db, seed: DemoSeed) {
     priceMinor: 12_900,
     startupFeeMinor: 2_500,
   });
+  const classesGroup = { id: crypto.randomUUID(), name: 'Classes', credits: 10 };
   await createProduct(db, processor, owner, {
     name: '10-class pack',
     type: 'one-time',
     schedule: 'one-time',
     priceMinor: 15_000,
-    punchCardConfiguration: { groups: [{ id: crypto.randomUUID(), name: 'Classes', credits: 10 }] },
+    punchCardConfiguration: { groups: [classesGroup] },
   });
   await createProduct(db, processor, owner, {
     name: 'Personal training session',
@@ -186,6 +190,63 @@ async function seedDemoCatalogue(db: Db, seed: DemoSeed) {
     numberOfRedemptions: 100,
     appliesToProductIds: [membership.id],
     duration: { durationType: 'once', durationInMonths: null },
+  });
+  return { membershipId: membership.id, classesGroupId: classesGroup.id };
+}
+
+/**
+ * Zipper's timetable (issue 16), from the day after seeding: yoga three mornings a week (the
+ * membership or a class-pack credit pays), a free Saturday run, and a small free kids' class.
+ */
+async function seedDemoSchedule(
+  db: Db,
+  seed: DemoSeed,
+  catalogue: { membershipId: string; classesGroupId: string },
+) {
+  const owner = { orgId: seed.zipperOrgId, userId: seed.userIds.owner };
+  const tomorrow = addDays(dayKeyOf(Date.now(), 'America/New_York'), 1);
+  const twelveWeeks = { kind: 'count' as const, count: 36 };
+  await createClass(db, owner, {
+    kind: 'class',
+    title: 'Morning yoga',
+    description: 'Flow and stretch before work. Mats provided.',
+    location: 'Studio 1',
+    coachUserId: seed.userIds.owner,
+    capacity: 12,
+    priceMinor: 2_000,
+    entitlingProductIds: [catalogue.membershipId],
+    punchCardGroupIds: [catalogue.classesGroupId],
+    firstStart: `${tomorrow}T07:00`,
+    durationMinutes: 60,
+    recurrence: { weekdays: ['MO', 'WE', 'FR'], intervalWeeks: 1, end: twelveWeeks },
+  });
+  await createClass(db, owner, {
+    kind: 'event',
+    title: 'Saturday community run',
+    description: '5 km around the park, all paces welcome.',
+    location: 'Front door',
+    coachUserId: null,
+    capacity: 30,
+    priceMinor: null,
+    entitlingProductIds: [],
+    punchCardGroupIds: [],
+    firstStart: `${tomorrow}T09:00`,
+    durationMinutes: 60,
+    recurrence: { weekdays: ['SA'], intervalWeeks: 1, end: { kind: 'count', count: 12 } },
+  });
+  await createClass(db, owner, {
+    kind: 'class',
+    title: 'Kids climbing',
+    description: 'Bouldering for ages 6–12.',
+    location: 'Climbing wall',
+    coachUserId: seed.userIds.staff,
+    capacity: 6,
+    priceMinor: null,
+    entitlingProductIds: [],
+    punchCardGroupIds: [],
+    firstStart: `${tomorrow}T16:30`,
+    durationMinutes: 60,
+    recurrence: { weekdays: ['TU', 'TH'], intervalWeeks: 1, end: { kind: 'count', count: 24 } },
   });
 }
 

@@ -150,7 +150,7 @@ describe('the branded customer app', () => {
       // (the demo's catalogue replicated to it).
       const nav = page.getByRole('navigation', { name: 'Customer' });
       const pages = [
-        ['My calendar', 'No bookings yet'],
+        ['My calendar', 'Classes and events'],
         ['Shop', 'Unlimited membership'],
         ['Purchase history', 'No purchases yet'],
       ] as const;

@@ -52,6 +52,7 @@ CREATE TABLE "schedule_classes" (
 	CONSTRAINT "schedule_classes_capacity" CHECK ("schedule_classes"."capacity" between 1 and 1000)
 );
 --> statement-breakpoint
+ALTER TABLE "bookings" ADD COLUMN "customer_name" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "appointment" jsonb;--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "join_waitlist" boolean DEFAULT false NOT NULL;--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "paid_with" text;--> statement-breakpoint

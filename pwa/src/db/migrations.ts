@@ -21,6 +21,7 @@ export const migrationStrategies: Record<CollectionName, MigrationStrategies> = 
   bookings: {
     1: (doc: Record<string, unknown>) => ({
       ...doc,
+      customerName: '',
       appointment: null,
       joinWaitlist: false,
       paidWith: null,

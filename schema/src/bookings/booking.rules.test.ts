@@ -26,15 +26,30 @@ describe('paymentFor', () => {
   });
   it('prefers a subscription that includes the class over a credit', () => {
     const holdings = { activeProductIds: new Set(['p1']), creditsByGroup: new Map([['g1', 3]]) };
-    expect(paymentFor(terms({ entitlingProductIds: ['p1'], punchCardGroupIds: ['g1'] }), holdings)).toEqual({ kind: 'subscription', productId: 'p1' });
+    expect(
+      paymentFor(terms({ entitlingProductIds: ['p1'], punchCardGroupIds: ['g1'] }), holdings),
+    ).toEqual({ kind: 'subscription', productId: 'p1' });
   });
   it('takes a credit from the group with most left, never from an empty one', () => {
-    const holdings = { activeProductIds: new Set<string>(), creditsByGroup: new Map([['g1', 1], ['g2', 4], ['g3', 0]]) };
-    expect(paymentFor(terms({ punchCardGroupIds: ['g3', 'g1', 'g2'] }), holdings)).toEqual({ kind: 'credit', groupId: 'g2' });
+    const holdings = {
+      activeProductIds: new Set<string>(),
+      creditsByGroup: new Map([
+        ['g1', 1],
+        ['g2', 4],
+        ['g3', 0],
+      ]),
+    };
+    expect(paymentFor(terms({ punchCardGroupIds: ['g3', 'g1', 'g2'] }), holdings)).toEqual({
+      kind: 'credit',
+      groupId: 'g2',
+    });
     expect(paymentFor(terms({ punchCardGroupIds: ['g3'] }), holdings)).toEqual({ kind: 'none' });
   });
   it('asks for the price when nothing held pays, and refuses an entitled class without a price', () => {
-    expect(paymentFor(terms({ priceMinor: 1500, punchCardGroupIds: ['g1'] }), none)).toEqual({ kind: 'pay', priceMinor: 1500 });
+    expect(paymentFor(terms({ priceMinor: 1500, punchCardGroupIds: ['g1'] }), none)).toEqual({
+      kind: 'pay',
+      priceMinor: 1500,
+    });
     expect(paymentFor(terms({ entitlingProductIds: ['p1'] }), none)).toEqual({ kind: 'none' });
   });
   it('never pays with something the person does not hold (property)', () => {
@@ -46,8 +61,14 @@ describe('paymentFor', () => {
         fc.dictionary(fc.constantFrom('g1', 'g2'), fc.integer({ min: -2, max: 3 })),
         fc.option(fc.integer({ min: 0, max: 5000 }), { nil: null }),
         (products, groups, held, credits, priceMinor) => {
-          const holdings = { activeProductIds: new Set(held), creditsByGroup: new Map(Object.entries(credits)) };
-          const payment = paymentFor(terms({ entitlingProductIds: products, punchCardGroupIds: groups, priceMinor }), holdings);
+          const holdings = {
+            activeProductIds: new Set(held),
+            creditsByGroup: new Map(Object.entries(credits)),
+          };
+          const payment = paymentFor(
+            terms({ entitlingProductIds: products, punchCardGroupIds: groups, priceMinor }),
+            holdings,
+          );
           if (payment.kind === 'subscription') expect(held).toContain(payment.productId);
           if (payment.kind === 'credit') expect(credits[payment.groupId]).toBeGreaterThan(0);
           if (payment.kind === 'free') expect(products.length + groups.length).toBe(0);
@@ -58,19 +79,31 @@ describe('paymentFor', () => {
 });
 
 describe('the cut-off', () => {
-  const occurrence = { cancelBy: new Date(cancelByOf(Date.parse('2026-12-01T18:00:00.000Z'), 2)).toISOString() };
+  const occurrence = {
+    cancelBy: new Date(cancelByOf(Date.parse('2026-12-01T18:00:00.000Z'), 2)).toISOString(),
+  };
   it('lets a place be cancelled until the cut-off and not after', () => {
     expect(occurrence.cancelBy).toBe('2026-12-01T16:00:00.000Z');
-    expect(customerMayCancel({ status: 'booked' }, occurrence, Date.parse('2026-12-01T16:00:00.000Z'))).toBe(true);
-    expect(customerMayCancel({ status: 'booked' }, occurrence, Date.parse('2026-12-01T16:00:00.001Z'))).toBe(false);
+    expect(
+      customerMayCancel({ status: 'booked' }, occurrence, Date.parse('2026-12-01T16:00:00.000Z')),
+    ).toBe(true);
+    expect(
+      customerMayCancel({ status: 'booked' }, occurrence, Date.parse('2026-12-01T16:00:00.001Z')),
+    ).toBe(false);
   });
   it('lets a request or a waitlist spot be withdrawn at any time', () => {
     for (const status of ['requested', 'waitlisted'] as const)
-      expect(customerMayCancel({ status }, occurrence, Date.parse('2026-12-01T17:59:00.000Z'))).toBe(true);
+      expect(
+        customerMayCancel({ status }, occurrence, Date.parse('2026-12-01T17:59:00.000Z')),
+      ).toBe(true);
   });
   it('says the cut-off in hours', () => {
-    expect(pastCutoffMessage(1)).toBe('Cancellations close 1 hour before the class; ask the organization.');
-    expect(pastCutoffMessage(24)).toBe('Cancellations close 24 hours before the class; ask the organization.');
+    expect(pastCutoffMessage(1)).toBe(
+      'Cancellations close 1 hour before the class; ask the organization.',
+    );
+    expect(pastCutoffMessage(24)).toBe(
+      'Cancellations close 24 hours before the class; ask the organization.',
+    );
   });
 });
 

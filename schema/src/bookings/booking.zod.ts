@@ -27,6 +27,11 @@ export const bookingDocSchema = z.object({
   id: documentIdSchema,
   orgId: z.uuid(),
   customerUserId: z.uuid(),
+  /**
+   * The person's name as the server knows it, set by the server: what a roster and the
+   * front-desk kiosk show (the kiosk replicates no roster). A device writes its best guess.
+   */
+  customerName: z.string().max(300),
   occurrenceId: z.string().min(1).max(100),
   status: z.enum(bookingStatuses),
   /**

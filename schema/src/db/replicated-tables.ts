@@ -130,6 +130,8 @@ export const bookings = pgTable(
     customerUserId: uuid('customer_user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    /** The person's name when the booking was decided (rosters and the kiosk show it). */
+    customerName: text('customer_name').notNull().default(''),
     occurrenceId: text('occurrence_id').notNull(),
     status: text('status', {
       enum: ['requested', 'booked', 'waitlisted', 'refused', 'cancelled', 'attended', 'no-show'],

@@ -33,7 +33,8 @@ export const scheduleMessages = {
   groupsUnknown: 'A class can only take credits of punch cards this organization offers.',
   capacityBelowBooked: 'Capacity cannot be below the number of people already booked.',
   occurrencePast: 'A class time that has ended cannot be changed.',
-  seriesMoved: 'Saved. Class times that already have bookings keep their time; change them one by one.',
+  seriesMoved:
+    'Saved. Class times that already have bookings keep their time; change them one by one.',
 } as const;
 
 export const MAX_CAPACITY = 1000;
@@ -59,7 +60,13 @@ export const classInputSchema = z.object({
     .min(1, scheduleMessages.capacity)
     .max(MAX_CAPACITY, scheduleMessages.capacity),
   /** Paid at booking when nothing the customer holds entitles them; null: no price. */
-  priceMinor: z.number(scheduleMessages.price).int(scheduleMessages.price).min(0, scheduleMessages.price).max(10_000_000, scheduleMessages.price).nullable().default(null),
+  priceMinor: z
+    .number(scheduleMessages.price)
+    .int(scheduleMessages.price)
+    .min(0, scheduleMessages.price)
+    .max(10_000_000, scheduleMessages.price)
+    .nullable()
+    .default(null),
   /** Subscriptions to these products entitle a booking. */
   entitlingProductIds: z.array(documentIdSchema).max(50).default([]),
   /** One credit of any of these punch-card groups pays for a booking. */
@@ -120,7 +127,11 @@ export const classDocSchema = z.object({
   entitlingProductIds: z.array(z.uuid()).max(50),
   punchCardGroupIds: z.array(z.uuid()).max(50),
   firstStart: z.string().max(16),
-  durationMinutes: z.number().int().min(1).max(24 * 60),
+  durationMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60),
   /** The RRULE line (decision 0065); null for a one-off. */
   rrule: z.string().max(300).nullable(),
   timeZone: z.string().max(100),

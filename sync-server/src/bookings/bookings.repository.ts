@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { bookings, classOccurrences, scheduleClasses } from '@platform/schema/db';
+import { bookings, classOccurrences, scheduleClasses, users } from '@platform/schema/db';
+import { fullName } from '@platform/schema/app/full-name.rules';
 import type { BookingDoc } from '@platform/schema/bookings/booking.zod';
 import type { Tx } from '../db/open-database.ts';
 import { excludedSet } from '../db/upsert.ts';
@@ -16,6 +17,7 @@ export function bookingToDoc(row: BookingRow): WireDoc<BookingDoc> {
     id: row.id,
     orgId: row.orgId,
     customerUserId: row.customerUserId,
+    customerName: row.customerName,
     occurrenceId: row.occurrenceId,
     status: row.status,
     appointment: row.appointment ?? null,
@@ -40,6 +42,7 @@ const rowOf = (doc: StoredBooking) => ({
   id: doc.id,
   orgId: doc.orgId,
   customerUserId: doc.customerUserId,
+  customerName: doc.customerName,
   occurrenceId: doc.occurrenceId,
   status: doc.status,
   appointment: doc.appointment,
@@ -65,6 +68,7 @@ export async function upsertBookings(tx: Tx, docs: StoredBooking[]): Promise<voi
       target: bookings.id,
       set: excludedSet(bookings, [
         'customerUserId',
+        'customerName',
         'occurrenceId',
         'status',
         'appointment',
@@ -247,4 +251,14 @@ export async function lockBookingWriters(
       sql`, `,
     )}]::text[]) as id`,
   );
+}
+
+/** People's names as rosters show them, by id. */
+export async function namesOf(tx: Tx, ids: readonly string[]) {
+  if (ids.length === 0) return new Map<string, string>();
+  const rows = await tx
+    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(users)
+    .where(inArray(users.id, [...new Set(ids)]));
+  return new Map(rows.map((row) => [row.id, fullName(row)]));
 }

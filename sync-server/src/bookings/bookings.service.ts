@@ -25,6 +25,7 @@ import {
   lockBookingWriters,
   lockOccurrences,
   lockWaitlist,
+  namesOf,
   saveOccurrenceCounts,
   storedOf,
   upsertBookings,
@@ -134,12 +135,16 @@ export async function writeBookings(
   const active = await activeBookingsOn(tx, orgId, [...occurrences.keys()]);
   const holdsOther = (occurrenceId: string, personId: string, bookingId: string) =>
     active.some(
-      (b) =>
-        b.occurrenceId === occurrenceId && b.customerUserId === personId && b.id !== bookingId,
+      (b) => b.occurrenceId === occurrenceId && b.customerUserId === personId && b.id !== bookingId,
     );
   const stored: StoredBooking[] = [];
-  const decidedAt = now.toISOString();
+  // Decided now that the class times are ours: the order of the locks is the order of arrival.
+  const decidedAt = new Date().toISOString();
   // Which punch-card group each known booking's credit came from (kept beside the document).
+  const names = await namesOf(
+    tx,
+    changes.map((c) => c.next.customerUserId),
+  );
   const creditGroupOf = await creditGroupsOf(
     tx,
     changes.filter((c) => c.master).map((c) => c.next.id),
@@ -156,6 +161,7 @@ export async function writeBookings(
       checkedInAt: master?.checkedInAt ?? null,
       requestedAt: master && !isRequest(change) ? master.requestedAt : next.requestedAt,
       creditGroupId: creditGroupOf.get(next.id) ?? null,
+      customerName: names.get(next.customerUserId) ?? master?.customerName ?? '',
     };
     if (isRequest(change)) {
       const verdict = await decideRequest(tx, {
@@ -168,9 +174,21 @@ export async function writeBookings(
       });
       Object.assign(doc, verdict, { decidedAt });
       if (verdict.status !== 'refused')
-        active.push({ id: next.id, customerUserId: next.customerUserId, occurrenceId: next.occurrenceId });
+        active.push({
+          id: next.id,
+          customerUserId: next.customerUserId,
+          occurrenceId: next.occurrenceId,
+        });
     } else if (next.status === 'cancelled' && master && master.status !== 'cancelled') {
-      await release(tx, { orgId, actorUserId: actor.userId, who, occurrence, booking: doc, from: master.status, now });
+      await release(tx, {
+        orgId,
+        actorUserId: actor.userId,
+        who,
+        occurrence,
+        booking: doc,
+        from: master.status,
+        now,
+      });
       doc.refusal = null;
     } else if (next.status === 'attended' && master?.status !== 'attended') {
       doc.checkedInAt = next.updatedAt;
@@ -191,7 +209,9 @@ export async function writeBookings(
   return [];
 }
 
-type Verdict = Pick<BookingDoc, 'status' | 'paidWith' | 'refusal'> & { creditGroupId: string | null };
+type Verdict = Pick<BookingDoc, 'status' | 'paidWith' | 'refusal'> & {
+  creditGroupId: string | null;
+};
 
 const refused = (refusal: string): Verdict => ({
   status: 'refused',
@@ -255,7 +275,8 @@ async function payForPlace(
   for (;;) {
     const payment: Payment = paymentFor(terms, holdings);
     if (payment.kind === 'free') return { ok: true, paidWith: 'free', groupId: null };
-    if (payment.kind === 'subscription') return { ok: true, paidWith: 'subscription', groupId: null };
+    if (payment.kind === 'subscription')
+      return { ok: true, paidWith: 'subscription', groupId: null };
     if (payment.kind === 'pay') return { ok: false, refusal: bookingMessages.payAtBooking };
     if (payment.kind === 'none') return { ok: false, refusal: bookingMessages.notEntitled };
     const used = await useCredits(tx, {
@@ -325,10 +346,18 @@ export async function promoteWaitlist(
     occurrence.waitlistCount -= 1;
     occurrence.changed = true;
     const decided: StoredBooking = paid.ok
-      ? { ...booking, status: 'booked', paidWith: paid.paidWith, creditGroupId: paid.groupId, refusal: null }
+      ? {
+          ...booking,
+          status: 'booked',
+          paidWith: paid.paidWith,
+          creditGroupId: paid.groupId,
+          refusal: null,
+        }
       : { ...booking, status: 'refused', refusal: paid.refusal };
     if (paid.ok) occurrence.bookedCount += 1;
-    await upsertBookings(tx, [{ ...decided, decidedAt: now.toISOString(), updatedAt: now.toISOString() }]);
+    await upsertBookings(tx, [
+      { ...decided, decidedAt: now.toISOString(), updatedAt: now.toISOString() },
+    ]);
     await notifyChange(tx, {
       collection: 'bookings',
       orgId: occurrence.orgId,
@@ -425,7 +454,9 @@ export async function fillFreedPlaces(
 /** Everyone holding a place on a class time (to tell them it moved). */
 export async function placesOn(tx: Tx, occurrence: OccurrenceRow): Promise<string[]> {
   const held = await lockActiveBookingsOf(tx, occurrence.orgId, occurrence.id);
-  return held.filter((row) => isActive(row.status) && row.status !== 'requested').map((row) => row.id);
+  return held
+    .filter((row) => isActive(row.status) && row.status !== 'requested')
+    .map((row) => row.id);
 }
 
 /**

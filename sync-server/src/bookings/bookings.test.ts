@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { bookings, classOccurrences, products, punchCardCredits, subscriptions } from '@platform/schema/db';
+import {
+  bookings,
+  classOccurrences,
+  products,
+  punchCardCredits,
+  subscriptions,
+} from '@platform/schema/db';
 import { bookingMessages, pastCutoffMessage } from '@platform/schema/bookings/booking.rules';
 import { addMembership, insertTestUser } from '../testing/auth-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
@@ -86,6 +92,23 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
     expect(lastBooked).toBeLessThanOrEqual(firstWaiting);
   });
 
+  it.runIf(kind === 'postgres')(
+    'never gives more places than a class has, over 150 rounds of 4 people racing for 2',
+    async () => {
+      const people = await customers(4);
+      for (let round = 0; round < 150; round++) {
+        const { occurrence } = await insertOccurrence(t.db, a.org.id, { capacity: 2 });
+        const docs = people.map((id) => booking(a.org.id, id, { occurrenceId: occurrence.id }));
+        const answers = await Promise.all(docs.map((doc) => pushNew(a.manager, [doc])));
+        expect(answers.map((res) => res.statusCode)).toEqual([200, 200, 200, 200]);
+        const rows = await Promise.all(docs.map((doc) => stored(doc.id)));
+        expect(rows.filter((row) => row.status === 'booked')).toHaveLength(2);
+        expect(await counts(occurrence.id)).toEqual({ booked: 2, waiting: 0 });
+      }
+    },
+    60_000,
+  );
+
   it('refuses the people a full class has no place for when they did not ask to wait', async () => {
     const { occurrence } = await insertOccurrence(t.db, a.org.id, { capacity: 3 });
     const people = await customers(8);
@@ -120,7 +143,12 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
     // The request keeps the time it was made offline.
     expect(refused.requestedAt).toBe('2026-11-23T08:00:00.000Z');
     // Offered the waitlist, they take it: asking again with the waitlist.
-    const again = { ...refused, status: 'requested', joinWaitlist: true, updatedAt: new Date().toISOString() };
+    const again = {
+      ...refused,
+      status: 'requested',
+      joinWaitlist: true,
+      updatedAt: new Date().toISOString(),
+    };
     const res = await push(a.other, [{ assumedMasterState: refused, newDocumentState: again }]);
     expect(res.json()).toEqual([]);
     expect(await pulled(a.other, theirs.id)).toMatchObject({ status: 'waitlisted', refusal: null });
@@ -136,7 +164,9 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
     expect((await stored(docs[0]!.id)).status).toBe('booked');
     const master = await pulled(a.manager, docs[0]!.id);
     const cancel = { ...master, status: 'cancelled', updatedAt: new Date().toISOString() };
-    expect((await push(a.manager, [{ assumedMasterState: master, newDocumentState: cancel }])).json()).toEqual([]);
+    expect(
+      (await push(a.manager, [{ assumedMasterState: master, newDocumentState: cancel }])).json(),
+    ).toEqual([]);
     expect((await stored(docs[1]!.id)).status).toBe('booked');
     expect((await stored(docs[2]!.id)).status).toBe('waitlisted');
     expect(await counts(occurrence.id)).toEqual({ booked: 1, waiting: 1 });
@@ -146,7 +176,9 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
     const notices = (Array.isArray(rows) ? rows : (rows as { rows: unknown[] }).rows) as Array<{
       data: { bookingIds: string[]; kind: string };
     }>;
-    expect(notices.some((n) => n.data.kind === 'promoted' && n.data.bookingIds.includes(docs[1]!.id))).toBe(true);
+    expect(
+      notices.some((n) => n.data.kind === 'promoted' && n.data.bookingIds.includes(docs[1]!.id)),
+    ).toBe(true);
   });
 
   it('takes a punch-card credit for a place, refuses without one, and gives it back on a timely cancellation', async () => {
@@ -180,24 +212,39 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
         await t.db
           .select({ delta: punchCardCredits.delta })
           .from(punchCardCredits)
-          .where(and(eq(punchCardCredits.customerUserId, userId), eq(punchCardCredits.groupId, groupId)))
+          .where(
+            and(eq(punchCardCredits.customerUserId, userId), eq(punchCardCredits.groupId, groupId)),
+          )
       ).reduce((sum, row) => sum + row.delta, 0);
 
     const mine = booking(a.org.id, holder!, { occurrenceId: occurrence.id });
     const theirs = booking(a.org.id, without!, { occurrenceId: occurrence.id });
     await pushNew(a.manager, [mine, theirs]);
-    expect(await stored(mine.id)).toMatchObject({ status: 'booked', paidWith: 'credit', creditGroupId: groupId });
+    expect(await stored(mine.id)).toMatchObject({
+      status: 'booked',
+      paidWith: 'credit',
+      creditGroupId: groupId,
+    });
     expect(await balance(holder!)).toBe(0);
-    expect(await stored(theirs.id)).toMatchObject({ status: 'refused', refusal: bookingMessages.notEntitled });
+    expect(await stored(theirs.id)).toMatchObject({
+      status: 'refused',
+      refusal: bookingMessages.notEntitled,
+    });
 
     // Asking again for the same class while holding a place is refused, and takes nothing.
     const twice = booking(a.org.id, holder!, { occurrenceId: occurrence.id });
     await pushNew(a.manager, [twice]);
-    expect(await stored(twice.id)).toMatchObject({ status: 'refused', refusal: bookingMessages.alreadyBooked });
+    expect(await stored(twice.id)).toMatchObject({
+      status: 'refused',
+      refusal: bookingMessages.alreadyBooked,
+    });
 
     const master = await pulled(a.manager, mine.id);
     await push(a.manager, [
-      { assumedMasterState: master, newDocumentState: { ...master, status: 'cancelled', updatedAt: new Date().toISOString() } },
+      {
+        assumedMasterState: master,
+        newDocumentState: { ...master, status: 'cancelled', updatedAt: new Date().toISOString() },
+      },
     ]);
     expect(await balance(holder!)).toBe(1);
     expect(await counts(occurrence.id)).toEqual({ booked: 0, waiting: 0 });
@@ -234,7 +281,10 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
     await pushNew(a.manager, [theirs, other]);
     expect(await stored(theirs.id)).toMatchObject({ status: 'booked', paidWith: 'subscription' });
     // Nothing they hold includes it and it has a price: paid at booking, online.
-    expect(await stored(other.id)).toMatchObject({ status: 'refused', refusal: bookingMessages.payAtBooking });
+    expect(await stored(other.id)).toMatchObject({
+      status: 'refused',
+      refusal: bookingMessages.payAtBooking,
+    });
   });
 
   it('refuses a customer’s cancellation of a place after the cut-off, and lets staff cancel', async () => {
@@ -251,7 +301,9 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
     const late = await push(a.parent, [{ assumedMasterState: master, newDocumentState: cancel }]);
     expect(late.statusCode).toBe(422);
     expect(late.json().errors[0].message).toBe(pastCutoffMessage(2));
-    expect((await push(a.manager, [{ assumedMasterState: master, newDocumentState: cancel }])).json()).toEqual([]);
+    expect(
+      (await push(a.manager, [{ assumedMasterState: master, newDocumentState: cancel }])).json(),
+    ).toEqual([]);
     expect((await stored(mine.id)).status).toBe('cancelled');
   });
 
@@ -262,35 +314,56 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
     expect((await pushNew(a.parent, [forChild])).json()).toEqual([]);
     expect((await stored(forChild.id)).status).toBe('booked');
     // Someone else's child, or another customer: not theirs to book.
-    const stranger = await pushNew(a.parent, [booking(a.org.id, a.otherCustomerId, { occurrenceId: occurrence.id })]);
+    const stranger = await pushNew(a.parent, [
+      booking(a.org.id, a.otherCustomerId, { occurrenceId: occurrence.id }),
+    ]);
     expect(stranger.statusCode).toBe(422);
     // Another organisation's class time, named by its id: no such class here.
     const across = booking(a.org.id, a.parent.id, { occurrenceId: elsewhere.id });
     await pushNew(a.parent, [across]);
-    expect(await stored(across.id)).toMatchObject({ status: 'refused', refusal: bookingMessages.noSuchClass });
+    expect(await stored(across.id)).toMatchObject({
+      status: 'refused',
+      refusal: bookingMessages.noSuchClass,
+    });
     expect(await counts(elsewhere.id)).toEqual({ booked: 0, waiting: 0 });
     // Another organisation's staff cannot push into this organisation at all.
-    const foreign = await pushNew(b.manager, [booking(a.org.id, a.parent.id, { occurrenceId: occurrence.id })]);
+    const foreign = await pushNew(b.manager, [
+      booking(a.org.id, a.parent.id, { occurrenceId: occurrence.id }),
+    ]);
     expect(foreign.statusCode).toBe(422);
   });
 
   it('refuses what only the server decides', async () => {
     const { occurrence } = await insertOccurrence(t.db, a.org.id, { capacity: 1 });
     const placed = await pushNew(a.parent, [
-      booking(a.org.id, a.parent.id, { occurrenceId: occurrence.id, status: 'booked', paidWith: 'free' }),
+      booking(a.org.id, a.parent.id, {
+        occurrenceId: occurrence.id,
+        status: 'booked',
+        paidWith: 'free',
+      }),
     ]);
     expect(placed.statusCode).toBe(422);
     expect(placed.json().errors[0].message).toBe(bookingMessages.newMustRequest);
     // A device's claim to have paid is ignored: the server sets the payment.
-    const sly = booking(a.org.id, a.parent.id, { occurrenceId: occurrence.id, paidWith: 'subscription', refusal: 'x' });
+    const sly = booking(a.org.id, a.parent.id, {
+      occurrenceId: occurrence.id,
+      paidWith: 'subscription',
+      refusal: 'x',
+    });
     await pushNew(a.parent, [sly]);
-    expect(await stored(sly.id)).toMatchObject({ status: 'booked', paidWith: 'free', refusal: null });
+    expect(await stored(sly.id)).toMatchObject({
+      status: 'booked',
+      paidWith: 'free',
+      refusal: null,
+    });
     const master = await pulled(a.parent, sly.id);
     const checkIn = { ...master, status: 'attended', updatedAt: new Date().toISOString() };
     const self = await push(a.parent, [{ assumedMasterState: master, newDocumentState: checkIn }]);
     expect(self.statusCode).toBe(422);
     expect(self.json().errors[0].message).toBe(bookingMessages.customerStatus);
-    expect((await push(a.manager, [{ assumedMasterState: master, newDocumentState: checkIn }])).json()).toEqual([]);
+    expect(
+      (await push(a.manager, [{ assumedMasterState: master, newDocumentState: checkIn }])).json(),
+    ).toEqual([]);
     expect((await stored(sly.id)).checkedInAt).not.toBeNull();
   });
 });

@@ -39,13 +39,21 @@ export async function saveCancelCutoff(tx: Tx, orgId: string, hours: number): Pr
 }
 
 /** The staff member's name as customers see it, or null if they are not staff here. */
-export async function staffNameOf(db: Db | Tx, orgId: string, userId: string): Promise<string | null> {
+export async function staffNameOf(
+  db: Db | Tx,
+  orgId: string,
+  userId: string,
+): Promise<string | null> {
   const [row] = await db
     .select({ firstName: users.firstName, lastName: users.lastName })
     .from(memberships)
     .innerJoin(users, eq(users.id, memberships.userId))
     .where(
-      and(eq(memberships.orgId, orgId), eq(memberships.userId, userId), eq(memberships.kind, 'staff')),
+      and(
+        eq(memberships.orgId, orgId),
+        eq(memberships.userId, userId),
+        eq(memberships.kind, 'staff'),
+      ),
     );
   return row ? fullName(row) : null;
 }

@@ -66,7 +66,11 @@ async function checkReferences(tx: Tx, orgId: string, input: ClassInput) {
   return coachName;
 }
 
-function seriesOf(input: Pick<ClassInput, 'firstStart' | 'durationMinutes'>, rrule: string | null, timeZone: string): Series {
+function seriesOf(
+  input: Pick<ClassInput, 'firstStart' | 'durationMinutes'>,
+  rrule: string | null,
+  timeZone: string,
+): Series {
   return { firstStart: input.firstStart, durationMinutes: input.durationMinutes, rrule, timeZone };
 }
 
@@ -279,11 +283,14 @@ export async function editOccurrence(
     }
     let moved = false;
     if (edit.start !== undefined || edit.durationMinutes !== undefined) {
-      const startIso = edit.start ? instantOfWallInput(edit.start, timeZone) : occurrence.startsAt.toISOString();
+      const startIso = edit.start
+        ? instantOfWallInput(edit.start, timeZone)
+        : occurrence.startsAt.toISOString();
       if (!startIso) throw new RuleBroken(scheduleMessages.start);
       const start = Date.parse(startIso);
       const duration =
-        edit.durationMinutes ?? (occurrence.endsAt.getTime() - occurrence.startsAt.getTime()) / 60_000;
+        edit.durationMinutes ??
+        (occurrence.endsAt.getTime() - occurrence.startsAt.getTime()) / 60_000;
       moved = start !== occurrence.startsAt.getTime();
       set.startsAt = new Date(start);
       set.endsAt = new Date(start + duration * 60_000);

@@ -85,6 +85,7 @@ export function booking(
     id: randomUUID(),
     orgId,
     customerUserId,
+    customerName: '',
     occurrenceId: 'yoga-2026-11-24T18:00',
     // A new booking is a request; the server's verdict replicates back (decision 0066).
     status: 'requested',

@@ -37,7 +37,9 @@ export const bookingTexts = {
 
 export type PlacesLabel = { text: string; full: boolean };
 
-export function placesLabel(occurrence: Pick<OccurrenceDoc, 'capacity' | 'bookedCount' | 'waitlistCount'>): PlacesLabel {
+export function placesLabel(
+  occurrence: Pick<OccurrenceDoc, 'capacity' | 'bookedCount' | 'waitlistCount'>,
+): PlacesLabel {
   const left = occurrence.capacity - occurrence.bookedCount;
   if (left <= 0)
     return {
@@ -51,10 +53,15 @@ export function placesLabel(occurrence: Pick<OccurrenceDoc, 'capacity' | 'booked
 }
 
 /** Class times not yet started and not cancelled, in time order. */
-export function upcoming(occurrences: readonly OccurrenceDoc[], now: number, until: number): OccurrenceDoc[] {
+export function upcoming(
+  occurrences: readonly OccurrenceDoc[],
+  now: number,
+  until: number,
+): OccurrenceDoc[] {
   return occurrences
     .filter(
-      (o) => o.status === 'scheduled' && Date.parse(o.startsAt) > now && Date.parse(o.startsAt) < until,
+      (o) =>
+        o.status === 'scheduled' && Date.parse(o.startsAt) > now && Date.parse(o.startsAt) < until,
     )
     .sort((a, b) => a.startsAt.localeCompare(b.startsAt) || a.id.localeCompare(b.id));
 }
@@ -70,7 +77,9 @@ export function holdingsOf(
   return {
     activeProductIds: new Set(
       purchases
-        .filter((p) => p.customerUserId === personId && inForce.has(p.status) && p.startedOn <= today)
+        .filter(
+          (p) => p.customerUserId === personId && inForce.has(p.status) && p.startedOn <= today,
+        )
         .map((p) => p.productId),
     ),
     creditsByGroup: new Map(
@@ -158,6 +167,7 @@ export function bookingRequest(input: {
   id: string;
   orgId: string;
   personId: string;
+  personName: string;
   occurrenceId: string;
   joinWaitlist: boolean;
   now: Date;
@@ -167,6 +177,7 @@ export function bookingRequest(input: {
     id: input.id,
     orgId: input.orgId,
     customerUserId: input.personId,
+    customerName: input.personName,
     occurrenceId: input.occurrenceId,
     status: 'requested',
     appointment: null,

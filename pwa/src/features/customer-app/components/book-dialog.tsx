@@ -52,6 +52,7 @@ export function BookDialog({
           id: crypto.randomUUID(),
           orgId,
           personId: person.id,
+          personName: person.name,
           occurrenceId: occurrence.id,
           joinWaitlist: choice.full || waitIfFull,
           now: new Date(),
@@ -69,7 +70,9 @@ export function BookDialog({
     <Modal
       open
       onOpenChange={(open) => !open && onClose()}
-      title={choice.full ? `Join the waitlist for ${occurrence.title}?` : `Book ${occurrence.title}?`}
+      title={
+        choice.full ? `Join the waitlist for ${occurrence.title}?` : `Book ${occurrence.title}?`
+      }
     >
       <div className="checkout">
         <p>
@@ -79,8 +82,8 @@ export function BookDialog({
         {choice.hint && <p className="field-hint">{choice.hint}</p>}
         {choice.full ? (
           <p>
-            This class is full. You join the waitlist, and get the first place that frees up —
-            you are told by email and notification.
+            This class is full. You join the waitlist, and get the first place that frees up — you
+            are told by email and notification.
           </p>
         ) : (
           <label className="checkbox-field">
@@ -89,13 +92,15 @@ export function BookDialog({
               checked={waitIfFull}
               onChange={(event) => setWaitIfFull(event.target.checked)}
             />
-            <span>If it fills up before this reaches the organization, put {who} on the waitlist</span>
+            <span>
+              If it fills up before this reaches the organization, put {who} on the waitlist
+            </span>
           </label>
         )}
         {!online && (
           <p className="field-hint" role="status">
-            You are offline: the request is kept on this device and sent when you are back
-            online. It shows as pending until then.
+            You are offline: the request is kept on this device and sent when you are back online.
+            It shows as pending until then.
           </p>
         )}
         {failure && (

@@ -56,7 +56,11 @@ export function BookingActions({
   if (!mayCancel(booking, occurrence, now.getTime()))
     return <p className="field-hint">Cancellations for this class have closed.</p>;
   const label =
-    booking.status === 'waitlisted' ? 'Leave the waitlist' : booking.status === 'requested' ? 'Withdraw request' : 'Cancel booking';
+    booking.status === 'waitlisted'
+      ? 'Leave the waitlist'
+      : booking.status === 'requested'
+        ? 'Withdraw request'
+        : 'Cancel booking';
   return (
     <div className="button-row">
       {confirming ? (
@@ -71,12 +75,20 @@ export function BookingActions({
           >
             Yes, {label.toLowerCase()}
           </button>
-          <button type="button" className="button button-secondary" onClick={() => setConfirming(false)}>
+          <button
+            type="button"
+            className="button button-secondary"
+            onClick={() => setConfirming(false)}
+          >
             Keep it
           </button>
         </>
       ) : (
-        <button type="button" className="button button-secondary" onClick={() => setConfirming(true)}>
+        <button
+          type="button"
+          className="button button-secondary"
+          onClick={() => setConfirming(true)}
+        >
           {label}
         </button>
       )}

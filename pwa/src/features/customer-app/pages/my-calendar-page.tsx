@@ -1,4 +1,5 @@
 import { useMemo, useState } from 'react';
+import { Link } from 'react-router';
 import { bookingDocSchema, type BookingDoc } from '@platform/schema/bookings/booking.zod';
 import { bookingMessages } from '@platform/schema/bookings/booking.rules';
 import { creditDocSchema } from '@platform/schema/payments/credit-doc.zod';
@@ -11,7 +12,12 @@ import {
   type ClassDoc,
   type OccurrenceDoc,
 } from '@platform/schema/schedule/schedule.zod';
-import { addDays, dayKeyOf, mondayOf, startOfDay } from '@platform/schema/time-tracking/org-calendar';
+import {
+  addDays,
+  dayKeyOf,
+  mondayOf,
+  startOfDay,
+} from '@platform/schema/time-tracking/org-calendar';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { useNow } from '../../../lib/use-now.ts';
@@ -30,7 +36,10 @@ import {
 } from '../schedule-view.ts';
 import { useCustomerApp } from '../use-customer-app.ts';
 
-const parsedAll = <T,>(docs: unknown[], schema: { safeParse: (d: unknown) => { success: true; data: T } | { success: false } }) =>
+const parsedAll = <T,>(
+  docs: unknown[],
+  schema: { safeParse: (d: unknown) => { success: true; data: T } | { success: false } },
+) =>
   docs.flatMap((doc) => {
     const parsed = schema.safeParse(doc);
     return parsed.success ? [parsed.data] : [];
@@ -68,7 +77,10 @@ export function MyCalendarPage() {
   const creditsQuery = useLiveQuery(db, 'credits', { selector: { orgId: scope } });
   const productsQuery = useLiveQuery(db, 'products', { selector: { orgId: scope } });
 
-  const bookings = useMemo(() => parsedAll<BookingDoc>(bookingsQuery.documents, bookingDocSchema), [bookingsQuery.documents]);
+  const bookings = useMemo(
+    () => parsedAll<BookingDoc>(bookingsQuery.documents, bookingDocSchema),
+    [bookingsQuery.documents],
+  );
   const weekOccurrences = useMemo(
     () =>
       parsedAll<OccurrenceDoc>(occurrencesQuery.documents, occurrenceDocSchema).filter(
@@ -77,17 +89,29 @@ export function MyCalendarPage() {
     [occurrencesQuery.documents, bookings],
   );
   const classes = useMemo(
-    () => new Map(parsedAll<ClassDoc>(classesQuery.documents, classDocSchema).map((c) => [c.id, c])),
+    () =>
+      new Map(parsedAll<ClassDoc>(classesQuery.documents, classDocSchema).map((c) => [c.id, c])),
     [classesQuery.documents],
   );
+  const userId = user.id;
+  const userName = user.fullName;
   const family = useMemo(() => {
-    const people = new Map<string, string>([[user.id, user.fullName]]);
+    const people = new Map<string, string>([[userId, userName]]);
     for (const item of parsedAll(rosterQuery.documents, rosterItemDocSchema))
-      people.set(item.athlete.id, item.athlete.id === user.id ? user.fullName : item.athlete.fullName);
+      people.set(
+        item.athlete.id,
+        item.athlete.id === user.id ? user.fullName : item.athlete.fullName,
+      );
     return [...people].map(([id, name]) => ({ id, name, self: id === user.id }));
   }, [rosterQuery.documents, user.id, user.fullName]);
-  const purchases = useMemo(() => parsedAll(purchasesQuery.documents, purchaseDocSchema), [purchasesQuery.documents]);
-  const credits = useMemo(() => parsedAll(creditsQuery.documents, creditDocSchema), [creditsQuery.documents]);
+  const purchases = useMemo(
+    () => parsedAll(purchasesQuery.documents, purchaseDocSchema),
+    [purchasesQuery.documents],
+  );
+  const credits = useMemo(
+    () => parsedAll(creditsQuery.documents, creditDocSchema),
+    [creditsQuery.documents],
+  );
   const groupNames = useMemo(() => {
     const names = new Map<string, string>();
     for (const product of parsedAll(productsQuery.documents, productDocSchema))
@@ -109,7 +133,13 @@ export function MyCalendarPage() {
     selector: { orgId: scope, id: { $in: [...new Set(bookings.map((b) => b.occurrenceId))] } },
   });
   const bookedTimes = useMemo(
-    () => new Map(parsedAll<OccurrenceDoc>(allOccurrences.documents, occurrenceDocSchema).map((o) => [o.id, o])),
+    () =>
+      new Map(
+        parsedAll<OccurrenceDoc>(allOccurrences.documents, occurrenceDocSchema).map((o) => [
+          o.id,
+          o,
+        ]),
+      ),
     [allOccurrences.documents],
   );
   const yours = bookings
@@ -121,7 +151,9 @@ export function MyCalendarPage() {
     })
     .sort((a, b) => a.occurrence.startsAt.localeCompare(b.occurrence.startsAt));
   const nameOf = (id: string) => family.find((p) => p.id === id)?.name ?? 'Family member';
-  const loading = db !== null && (bookingsQuery.status === 'loading' || occurrencesQuery.status === 'loading');
+  const shopPath = `${home}/shop`;
+  const loading =
+    db !== null && (bookingsQuery.status === 'loading' || occurrencesQuery.status === 'loading');
 
   const days = useMemo(() => {
     const byDay = new Map<string, OccurrenceDoc[]>();
@@ -156,7 +188,11 @@ export function MyCalendarPage() {
                 {yours.map(({ booking, occurrence }) => {
                   const state = bookingState(booking, online);
                   return (
-                    <li key={booking.id} className="shop-item booking-item" data-booking-status={booking.status}>
+                    <li
+                      key={booking.id}
+                      className="shop-item booking-item"
+                      data-booking-status={booking.status}
+                    >
                       <h3>{occurrence.title}</h3>
                       <p>
                         {format.dateTime(occurrence.startsAt)}
@@ -165,7 +201,8 @@ export function MyCalendarPage() {
                       <p className="field-hint">For {nameOf(booking.customerUserId)}</p>
                       <p className={`booking-state booking-state-${state.tone}`}>
                         <strong>{state.label}</strong>
-                        {occurrence.status === 'cancelled' && ` · ${bookingMessages.classCancelled}`}
+                        {occurrence.status === 'cancelled' &&
+                          ` · ${bookingMessages.classCancelled}`}
                       </p>
                       {booking.status === 'refused' && booking.refusal && (
                         <p className="form-error">{booking.refusal}</p>
@@ -176,7 +213,12 @@ export function MyCalendarPage() {
                         </p>
                       )}
                       {db && (
-                        <BookingActions db={db} booking={booking} occurrence={occurrence} now={now} />
+                        <BookingActions
+                          db={db}
+                          booking={booking}
+                          occurrence={occurrence}
+                          now={now}
+                        />
                       )}
                     </li>
                   );
@@ -211,12 +253,19 @@ export function MyCalendarPage() {
               <p className="week-label" aria-live="polite">
                 {format.dayRange(week, addDays(week, 6))}
               </p>
-              <button type="button" className="button button-secondary" onClick={() => setWeek(addDays(week, 7))}>
+              <button
+                type="button"
+                className="button button-secondary"
+                onClick={() => setWeek(addDays(week, 7))}
+              >
                 Next week
               </button>
             </div>
             {days.length === 0 ? (
-              <EmptyState title="No classes this week" action={{ label: 'Back to the dashboard', to: home }}>
+              <EmptyState
+                title="No classes this week"
+                action={{ label: 'Back to the dashboard', to: home }}
+              >
                 {orgName ?? 'Your organization'} has nothing on the timetable this week. Try the
                 next week.
               </EmptyState>
@@ -226,13 +275,19 @@ export function MyCalendarPage() {
                   <h3>{format.day(day)}</h3>
                   <ul className="shop-list">
                     {list.map((occurrence) => {
-                      const series = occurrence.classId ? classes.get(occurrence.classId) : undefined;
+                      const series = occurrence.classId
+                        ? classes.get(occurrence.classId)
+                        : undefined;
                       const places = placesLabel(occurrence);
                       const hint = series ? paymentHint(series, holdings, groupNames) : null;
                       const held = activeBookingOf(bookings, occurrence.id, person.id);
                       const started = Date.parse(occurrence.startsAt) <= now.getTime();
                       return (
-                        <li key={occurrence.id} className="shop-item" data-occurrence={occurrence.id}>
+                        <li
+                          key={occurrence.id}
+                          className="shop-item"
+                          data-occurrence={occurrence.id}
+                        >
                           <h4>{occurrence.title}</h4>
                           <p>
                             {format.time(occurrence.startsAt)}–{format.time(occurrence.endsAt)}
@@ -249,23 +304,32 @@ export function MyCalendarPage() {
                               </p>
                               {held ? (
                                 <p className="booking-state">
-                                  <strong>{bookingState(held, online).label}</strong>
-                                  {' '}for {person.self ? 'you' : person.name}
+                                  <strong>{bookingState(held, online).label}</strong> for{' '}
+                                  {person.self ? 'you' : person.name}
                                 </p>
                               ) : (
-                                !started && (
+                                !started &&
+                                (hint && !hint.bookable ? (
+                                  <Link className="button button-secondary" to={shopPath}>
+                                    See the Shop
+                                  </Link>
+                                ) : (
                                   <button
                                     type="button"
                                     className="button"
                                     aria-label={`${places.full ? bookingTexts.joinWaitlist : 'Book'}: ${occurrence.title}, ${format.dateTime(occurrence.startsAt)}`}
-                                    disabled={!hint?.bookable}
                                     onClick={() =>
-                                      setChoice({ occurrence, person, full: places.full, hint: hint?.text ?? '' })
+                                      setChoice({
+                                        occurrence,
+                                        person,
+                                        full: places.full,
+                                        hint: hint?.text ?? '',
+                                      })
                                     }
                                   >
                                     {places.full ? bookingTexts.joinWaitlist : 'Book'}
                                   </button>
-                                )
+                                ))
                               )}
                             </>
                           )}
@@ -279,7 +343,9 @@ export function MyCalendarPage() {
           </section>
         </>
       )}
-      {choice && db && <BookDialog db={db} orgId={scope} choice={choice} onClose={() => setChoice(null)} />}
+      {choice && db && (
+        <BookDialog db={db} orgId={scope} choice={choice} onClose={() => setChoice(null)} />
+      )}
     </section>
   );
 }
