@@ -21,7 +21,8 @@ export const bookingMessages = {
   alreadyBooked: 'Already booked for this class.',
   notEntitled:
     'This class needs a membership or a punch card that includes it; none of yours has one left.',
-  payAtBooking: 'This class is paid at booking: book it while online to pay by card.',
+  payAtBooking:
+    'This class has a price and nothing you hold includes it: buy a membership or class pack in the Shop, or ask at the front desk.',
   pastCutoff: 'Cancellations close {hours} before the class; ask the organization.',
   notCheckedInYet: 'Check in only people who are booked for this class.',
 } as const;

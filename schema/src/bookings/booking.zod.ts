@@ -19,8 +19,11 @@ export const bookingStatuses = [
 ] as const;
 export type BookingStatus = (typeof bookingStatuses)[number];
 
-/** How a booked place is paid for: the server decides (booking.rules.ts `paymentFor`). */
-export const bookingPayments = ['free', 'subscription', 'credit'] as const;
+/**
+ * How a booked place is paid for: the server decides (booking.rules.ts `paymentFor`). `desk`:
+ * staff added the person although nothing they hold pays — settled at the front desk.
+ */
+export const bookingPayments = ['free', 'subscription', 'credit', 'desk'] as const;
 
 /** A replicated booking (issue 4 wire contract, issue 16 adds the verdicts). */
 export const bookingDocSchema = z.object({

@@ -245,6 +245,13 @@ async function decideRequest(
     return { status: 'waitlisted', paidWith: null, refusal: null, creditGroupId: null };
   }
   const paid = await payForPlace(tx, occurrence, doc, now, input.actorUserId);
+  // Staff adding someone at the desk take payment there (the point of sale) when nothing the
+  // person holds pays; a customer's own request is held to the rule.
+  if (!paid.ok && input.who === 'staff') {
+    occurrence.bookedCount += 1;
+    occurrence.changed = true;
+    return { status: 'booked', paidWith: 'desk', refusal: null, creditGroupId: null };
+  }
   if (!paid.ok) return refused(paid.refusal);
   occurrence.bookedCount += 1;
   occurrence.changed = true;
