@@ -8,7 +8,7 @@ import { lazyComponent } from '../lib/lazy-component.ts';
 import { NotFoundPage } from '../features/shell/components/not-found-page.tsx';
 // The branded app opens here (installed, it is the start URL): in the main bundle, so its first
 // screen waits for no further chunk (under 1 kB).
-import { CustomerHomePage } from '../features/dashboard/pages/customer-home-page.tsx';
+import { CustomerHomePage } from './pages/customer-home.tsx';
 
 // Route pages load on demand (a 200 kB gzipped budget for initial JS); the placeholders are a
 // few lines and stay in the main bundle.

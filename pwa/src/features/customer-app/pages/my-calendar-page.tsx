@@ -100,10 +100,10 @@ export function MyCalendarPage() {
     for (const item of parsedAll(rosterQuery.documents, rosterItemDocSchema))
       people.set(
         item.athlete.id,
-        item.athlete.id === user.id ? user.fullName : item.athlete.fullName,
+        item.athlete.id === userId ? userName : item.athlete.fullName,
       );
-    return [...people].map(([id, name]) => ({ id, name, self: id === user.id }));
-  }, [rosterQuery.documents, user.id, user.fullName]);
+    return [...people].map(([id, name]) => ({ id, name, self: id === userId }));
+  }, [rosterQuery.documents, userId, userName]);
   const purchases = useMemo(
     () => parsedAll(purchasesQuery.documents, purchaseDocSchema),
     [purchasesQuery.documents],
