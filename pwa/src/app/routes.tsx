@@ -52,6 +52,7 @@ const SitesCreatePage = lazyComponent(
 const SmsPage = lazyComponent(() => import('../features/dashboard/pages/sms-page.tsx'), 'SmsPage');
 const Crm = lazyComponent(() => import('./pages/crm.tsx'), 'Crm');
 const PointOfSale = lazyComponent(() => import('./pages/pos.tsx'), 'PointOfSale');
+const Calendar = lazyComponent(() => import('./pages/calendar.tsx'), 'Calendar');
 const CrmCustomerProfile = lazyComponent(() => import('./pages/crm.tsx'), 'CrmCustomerProfile');
 const CrmRedirect = lazyComponent(() => import('./pages/crm.tsx'), 'CrmRedirect');
 const OrganizationManagementPage = lazyComponent(
@@ -152,6 +153,7 @@ const sidebarPages: Partial<Record<string, ReactNode>> = {
   '/dashboard/organization-management': <OrganizationManagementPage />,
   '/dashboard/packages': <PackagesPage />,
   '/dashboard/pos': <PointOfSale />,
+  '/dashboard/calendar': <Calendar />,
 };
 
 /** Every sidebar entry is a page, gated like its link (claims, Jobber). spec §2, §6. */

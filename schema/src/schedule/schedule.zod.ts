@@ -175,3 +175,9 @@ export const classSavedResponseSchema = z.object({
   message: z.string().nullable(),
 });
 export type ClassSavedResponse = z.infer<typeof classSavedResponseSchema>;
+
+/** GET /api/schedule/coaches: who may lead a class (the organisation's staff). */
+export const coachesResponseSchema = z.object({
+  coaches: z.array(z.object({ userId: z.uuid(), name: z.string() })),
+});
+export type CoachesResponse = z.infer<typeof coachesResponseSchema>;

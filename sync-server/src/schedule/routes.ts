@@ -5,12 +5,14 @@ import {
   classIdParamsSchema,
   classInputSchema,
   classSavedResponseSchema,
+  coachesResponseSchema,
   occurrenceEditSchema,
   occurrenceIdParamsSchema,
 } from '@platform/schema/schedule/schedule.zod';
 import { requireScheduleManager } from './schedule.access.ts';
 import {
   bookingSettingsOf,
+  coachesOf,
   createClass,
   editOccurrence,
   occurrenceToDoc,
@@ -29,6 +31,12 @@ const managerFirst = async (request: FastifyRequest) => {
  */
 export async function scheduleRoutes(app: FastifyInstance) {
   const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/schedule/coaches',
+    { schema: { response: { 200: coachesResponseSchema } } },
+    async (request) => coachesOf(app.db, (await requireScheduleManager(request)).orgId),
+  );
 
   api.get('/api/schedule/settings', async (request) => {
     const actor = await requireScheduleManager(request);

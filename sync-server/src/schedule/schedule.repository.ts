@@ -210,3 +210,14 @@ export async function orgPlatformOf(db: Db | Tx, orgId: string) {
     .where(eq(organizations.id, orgId));
   return row?.platform ?? null;
 }
+
+/** The organisation's staff, by name: who may lead a class. */
+export async function staffOf(db: Db | Tx, orgId: string) {
+  const rows = await db
+    .select({ userId: users.id, firstName: users.firstName, lastName: users.lastName })
+    .from(memberships)
+    .innerJoin(users, eq(users.id, memberships.userId))
+    .where(and(eq(memberships.orgId, orgId), eq(memberships.kind, 'staff')))
+    .orderBy(asc(users.firstName), asc(users.lastName));
+  return rows.map((row) => ({ userId: row.userId, name: fullName(row) }));
+}

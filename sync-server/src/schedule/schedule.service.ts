@@ -328,3 +328,8 @@ export async function saveBookingSettings(
     return settings;
   });
 }
+
+/** Who may lead a class: the organisation's staff. */
+export async function coachesOf(db: Db, orgId: string) {
+  return { coaches: await repo.staffOf(db, orgId) };
+}

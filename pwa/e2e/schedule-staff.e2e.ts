@@ -1,0 +1,169 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import type { Browser, Page } from 'playwright-core';
+import { bookings, classOccurrences, scheduleClasses } from '@platform/schema/db';
+import { addDays, dayKeyOf, mondayOf } from '@platform/schema/time-tracking/org-calendar';
+import {
+  demoLogins,
+  launchBrowser,
+  logIn,
+  startE2eServer,
+  type E2eServer,
+} from '../../scripts/e2e/harness.ts';
+import { axeViolations } from '../../scripts/e2e/axe.ts';
+
+const zone = 'America/New_York';
+
+/**
+ * Issue 16, the staff side: the owner adds a weekly class in the calendar (a browser in Tokyo:
+ * the calendar speaks the organisation's New York time), opens one of its times, adds a
+ * customer with the CRM's picker, checks them in, and cancels another time.
+ */
+describe('the staff calendar', () => {
+  let server: E2eServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startE2eServer(), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  // Next Monday and Wednesday in New York, whatever day the test runs.
+  const nextMonday = addDays(mondayOf(dayKeyOf(Date.now(), zone)), 7);
+
+  const notice = (page: Page, text: string | RegExp) =>
+    page
+      .getByRole('status', { name: 'Notifications' })
+      .getByText(text)
+      .waitFor({ timeout: 20_000 });
+
+  it('creates a weekly class, shows it in the organisation’s time, and runs its roster', async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      timezoneId: 'Asia/Tokyo',
+    });
+    const page = await context.newPage();
+    await logIn(page, server.url, demoLogins.owner.email);
+    await page.goto(`${server.url}/dashboard/calendar`);
+    await page.getByRole('heading', { name: 'Schedule', level: 1 }).waitFor();
+    await page
+      .getByRole('button', { name: /Morning yoga/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'New class or event' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New class or event' });
+    await dialog.getByRole('button', { name: 'Add to the calendar' }).click();
+    await dialog.getByText('Title is required.').waitFor();
+    await dialog.getByLabel('Title').fill('Evening HIIT');
+    await dialog.getByLabel('Location').fill('Studio 3');
+    await dialog.getByLabel('Coach').selectOption({ label: 'Sam Staff' });
+    await dialog.getByLabel('Capacity').fill('8');
+    await dialog.getByLabel('First day').fill(nextMonday);
+    await dialog.getByLabel('Start').fill('18:30');
+    for (const day of ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']) {
+      const box = dialog.getByRole('checkbox', { name: day, exact: true });
+      if (['Mon', 'Wed'].includes(day)) await box.check();
+      else await box.uncheck();
+    }
+    await dialog.getByLabel('Number of times', { exact: true }).fill('6');
+    expect(await axeViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Add to the calendar' }).click();
+    await notice(page, 'Evening HIIT added: 6 times.');
+
+    const [series] = await server.db
+      .select()
+      .from(scheduleClasses)
+      .where(eq(scheduleClasses.title, 'Evening HIIT'));
+    expect(series).toMatchObject({
+      rrule: 'FREQ=WEEKLY;INTERVAL=1;BYDAY=MO,WE;COUNT=6',
+      timeZone: zone,
+    });
+    const times = await server.db
+      .select()
+      .from(classOccurrences)
+      .where(eq(classOccurrences.classId, series!.id))
+      .orderBy(classOccurrences.startsAt);
+    expect(times).toHaveLength(6);
+
+    // Next week in the calendar: Monday and Wednesday at 6:30 PM New York time.
+    await page.getByRole('button', { name: 'Next Week' }).click();
+    const hiit = page.getByRole('button', { name: /Evening HIIT \(0\/8\)/ });
+    await hiit.first().waitFor({ timeout: 30_000 });
+    expect(await hiit.count()).toBe(2);
+    expect(await hiit.first().innerText()).toContain('6:30');
+
+    // Its first time: add the demo parent, check them in.
+    await hiit.first().click();
+    const panel = page.getByRole('dialog', { name: 'Evening HIIT' });
+    await panel.getByText('Nobody booked yet.').waitFor();
+    await panel.getByRole('button', { name: /Add a customer/ }).click();
+    const picker = page.getByRole('dialog', { name: 'Select a customer' });
+    await picker.getByLabel('Search customers').fill('Pat');
+    await picker
+      .getByRole('list', { name: 'Customers' })
+      .getByRole('button', { name: /Pat Parent/ })
+      .click();
+    const row = panel.getByRole('listitem').filter({ hasText: 'Pat Parent' });
+    await row.getByText(/^Booked/).waitFor({ timeout: 30_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    await row.getByRole('button', { name: 'Check in Pat Parent' }).click();
+    await row.getByText(/^Checked in/).waitFor();
+    await expect
+      .poll(
+        async () => {
+          const [stored] = await server.db
+            .select()
+            .from(bookings)
+            .where(
+              and(
+                eq(bookings.occurrenceId, times[0]!.id),
+                eq(bookings.customerUserId, server.seed.userIds.parent),
+              ),
+            );
+          return stored?.status;
+        },
+        { timeout: 30_000 },
+      )
+      .toBe('attended');
+    await page.keyboard.press('Escape');
+
+    // The second time is cancelled.
+    await page
+      .getByRole('button', { name: /Evening HIIT/ })
+      .nth(1)
+      .click();
+    await page
+      .getByRole('dialog', { name: 'Evening HIIT' })
+      .getByRole('button', { name: 'Cancel this time' })
+      .click();
+    await page.getByRole('button', { name: 'Yes, cancel this time' }).click();
+    await notice(page, /cancelled; everyone booked is told/);
+    await page
+      .getByRole('button', { name: /Cancelled: Evening HIIT/ })
+      .waitFor({ timeout: 30_000 });
+    const [second] = await server.db
+      .select()
+      .from(classOccurrences)
+      .where(eq(classOccurrences.id, times[1]!.id));
+    expect(second?.status).toBe('cancelled');
+    await context.close();
+  });
+
+  it('shows the week at a phone’s width, with nothing failing axe', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await logIn(page, server.url, demoLogins.owner.email);
+    await page.goto(`${server.url}/dashboard/calendar`);
+    await page.getByRole('button', { name: 'Next Week' }).click();
+    await page
+      .getByRole('button', { name: /Morning yoga/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    await context.close();
+  });
+});

@@ -1,0 +1,232 @@
+import { useMemo, useState } from 'react';
+import FullCalendar from '@fullcalendar/react';
+import type { DateClickInfo, DatesSetInfo, EventClickInfo, EventInput } from '@fullcalendar/react';
+import dayGridPlugin from '@fullcalendar/react/daygrid';
+import timeGridPlugin from '@fullcalendar/react/timegrid';
+import listPlugin from '@fullcalendar/react/list';
+import interactionPlugin from '@fullcalendar/react/interaction';
+import classicTheme from '@fullcalendar/react/themes/classic';
+import '@fullcalendar/react/skeleton.css';
+import '@fullcalendar/react/themes/classic/theme.css';
+import '@fullcalendar/react/themes/classic/palette.css';
+import {
+  blankClassForm,
+  classFormOf,
+  type ClassFormValues,
+} from '@platform/schema/schedule/class-form.zod';
+import {
+  classDocSchema,
+  occurrenceDocSchema,
+  type OccurrenceDoc,
+} from '@platform/schema/schedule/schedule.zod';
+import { productDocSchema } from '@platform/schema/payments/product-doc.zod';
+import { addDays, dayKeyOf, wallInputOf } from '@platform/schema/time-tracking/org-calendar';
+import { useQuery } from '@tanstack/react-query';
+import { useLiveQuery } from '../../../db/use-live-query.ts';
+import { useSignedInUser } from '../../../lib/current-user.ts';
+import { useOnlineStatus } from '../../../lib/online-status.ts';
+import { useAccountSync } from '../../../sync/sync-context.tsx';
+import { getCoaches } from '../api/schedule.ts';
+import { ClassDialog } from '../components/class-dialog.tsx';
+import { OccurrencePanel, type RenderCustomerPicker } from '../components/occurrence-panel.tsx';
+import { BookingSettingsForm } from '../components/booking-settings-form.tsx';
+import '../schedule.css';
+
+type Editing = { classId: string | null; initial: ClassFormValues };
+
+/**
+ * /dashboard/calendar (issue 16, claim manage-schedule): the organisation's classes and events
+ * by day, week, month or as a list, in the organisation's time zone — drawn by FullCalendar
+ * from the device's replica of the timetable (it opens offline; check-ins work offline).
+ * Adding and changing classes goes to the server; the new times arrive by replication.
+ */
+export function CalendarPage({
+  renderCustomerPicker,
+}: {
+  renderCustomerPicker: RenderCustomerPicker;
+}) {
+  const user = useSignedInUser();
+  const timeZone = user.org?.timezone ?? 'UTC';
+  const orgId = user.org?.id ?? '';
+  const db = useAccountSync().sync?.db ?? null;
+  const online = useOnlineStatus();
+  const [range, setRange] = useState<{ from: string; to: string } | null>(null);
+  const occurrencesQuery = useLiveQuery(db, 'occurrences', {
+    selector: {
+      orgId,
+      ...(range ? { startsAt: { $gte: range.from, $lt: range.to } } : {}),
+    },
+  });
+  const classesQuery = useLiveQuery(db, 'classes', { selector: { orgId } });
+  const productsQuery = useLiveQuery(db, 'products', { selector: { orgId } });
+  const coaches = useQuery({
+    queryKey: ['schedule', orgId, 'coaches'],
+    queryFn: ({ signal }) => getCoaches(signal),
+    enabled: online,
+    staleTime: 60_000,
+  });
+  const [editing, setEditing] = useState<Editing | null>(null);
+  const [openId, setOpenId] = useState<string | null>(null);
+
+  const occurrences = useMemo(
+    () =>
+      occurrencesQuery.documents.flatMap((doc) => {
+        const parsed = occurrenceDocSchema.safeParse(doc);
+        return parsed.success ? [parsed.data] : [];
+      }),
+    [occurrencesQuery.documents],
+  );
+  const classes = useMemo(
+    () =>
+      new Map(
+        classesQuery.documents.flatMap((doc) => {
+          const parsed = classDocSchema.safeParse(doc);
+          return parsed.success ? [[parsed.data.id, parsed.data] as const] : [];
+        }),
+      ),
+    [classesQuery.documents],
+  );
+  const catalogue = useMemo(
+    () =>
+      productsQuery.documents.flatMap((doc) => {
+        const parsed = productDocSchema.safeParse(doc);
+        return parsed.success ? [parsed.data] : [];
+      }),
+    [productsQuery.documents],
+  );
+  const memberships = catalogue
+    .filter((p) => p.type === 'recurring')
+    .map((p) => ({ id: p.id, name: p.name }));
+  const groups = catalogue.flatMap((p) =>
+    p.punchCardConfiguration.groups.map((g) => ({ id: g.id, name: `${g.name} (${p.name})` })),
+  );
+  const coachChoices = (coaches.data?.coaches ?? []).map((c) => ({ id: c.userId, name: c.name }));
+
+  const events: EventInput[] = occurrences.map((o: OccurrenceDoc) => ({
+    id: o.id,
+    title:
+      o.status === 'cancelled'
+        ? `Cancelled: ${o.title}`
+        : `${o.title} (${o.bookedCount}/${o.capacity}${o.waitlistCount ? ` +${o.waitlistCount}` : ''})`,
+    start: o.startsAt,
+    end: o.endsAt,
+    classNames: [
+      o.status === 'cancelled' ? 'occurrence-cancelled' : 'occurrence-scheduled',
+      `kind-${o.kind}`,
+    ],
+  }));
+  const open = occurrences.find((o) => o.id === openId) ?? null;
+  const today = dayKeyOf(Date.now(), timeZone);
+
+  const startNew = (day: string, time?: string) =>
+    setEditing({ classId: null, initial: blankClassForm(day, time) });
+
+  return (
+    <section className="page schedule-page">
+      <div className="page-header">
+        <h1>Schedule</h1>
+        <button
+          type="button"
+          className="button"
+          disabled={!online}
+          onClick={() => startNew(addDays(today, 1))}
+        >
+          New class or event
+        </button>
+      </div>
+      {!online && (
+        <p className="field-hint" role="status">
+          You are offline: the calendar and rosters show what this device holds, and check-ins are
+          sent when you are back online. Adding or changing classes needs a connection.
+        </p>
+      )}
+      {db && occurrencesQuery.status === 'loading' && range === null ? (
+        <p role="status">Loading the calendar…</p>
+      ) : null}
+      {occurrencesQuery.status === 'ready' && classes.size === 0 && (
+        <div className="empty-state" role="note">
+          <h2>No classes yet</h2>
+          <p>
+            Add your first class or event: once or every week, with a capacity and what pays for a
+            place.
+          </p>
+        </div>
+      )}
+      <div className="schedule-calendar">
+        <FullCalendar
+          plugins={[classicTheme, dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin]}
+          // A phone gets the list: seven narrow columns hide the titles.
+          initialView={
+            window.matchMedia('(max-width: 40rem)').matches ? 'listWeek' : 'timeGridWeek'
+          }
+          timeZone={timeZone}
+          firstDay={1}
+          height="auto"
+          slotMinTime="05:00:00"
+          slotMaxTime="23:00:00"
+          nowIndicator
+          headerToolbar={{
+            start: 'prev,today,next',
+            center: 'title',
+            end: 'timeGridDay,timeGridWeek,dayGridMonth,listWeek',
+          }}
+          buttons={{
+            today: { text: 'Today', hint: 'Today' },
+            day: { text: 'Day' },
+            week: { text: 'Week' },
+            month: { text: 'Month' },
+          }}
+          events={events}
+          datesSet={(info: DatesSetInfo) =>
+            setRange((current) => {
+              const next = { from: info.start.toISOString(), to: info.end.toISOString() };
+              return current && current.from === next.from && current.to === next.to
+                ? current
+                : next;
+            })
+          }
+          eventClick={(info: EventClickInfo) => {
+            info.jsEvent.preventDefault();
+            setOpenId(info.event.id);
+          }}
+          dateClick={(info: DateClickInfo) => {
+            if (!online) return;
+            const wall = wallInputOf(info.date.toISOString(), timeZone);
+            const [day = today, time] = wall.split('T');
+            startNew(day, info.allDay ? undefined : time);
+          }}
+        />
+      </div>
+      <BookingSettingsForm orgId={orgId} />
+      {editing && (
+        <ClassDialog
+          classId={editing.classId}
+          initial={editing.initial}
+          timeZone={timeZone}
+          coaches={coachChoices}
+          products={memberships}
+          groups={groups}
+          onClose={() => setEditing(null)}
+        />
+      )}
+      {open && db && (
+        <OccurrencePanel
+          db={db}
+          occurrence={open}
+          timeZone={timeZone}
+          renderCustomerPicker={renderCustomerPicker}
+          onEditSeries={
+            open.classId && classes.get(open.classId)
+              ? () => {
+                  const series = classes.get(open.classId)!;
+                  setOpenId(null);
+                  setEditing({ classId: series.id, initial: classFormOf(series) });
+                }
+              : null
+          }
+          onClose={() => setOpenId(null)}
+        />
+      )}
+    </section>
+  );
+}
