@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import {
   classFormSchema,
@@ -59,8 +59,8 @@ export function ClassDialog({
   });
   const [refusal, setRefusal] = useState<string | null>(null);
   const { errors, isSubmitting } = form.formState;
-  const repeat = form.watch('repeat');
-  const endKind = form.watch('endKind');
+  const repeat = useWatch({ control: form.control, name: 'repeat' });
+  const endKind = useWatch({ control: form.control, name: 'endKind' });
   const submit = form.handleSubmit(async (values) => {
     setRefusal(null);
     try {

@@ -10,6 +10,7 @@ import { useToast } from '../../../components/toast/toast-context.ts';
 import type { AccountDatabase } from '../../../db/database.ts';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { saveDocument } from '../../../sync/local-writes.ts';
@@ -68,7 +69,8 @@ export function OccurrencePanel({
   const [editing, setEditing] = useState(false);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const [refusal, setRefusal] = useState<string | null>(null);
-  const past = Date.parse(occurrence.endsAt) <= Date.now();
+  const now = useNow(60_000);
+  const past = Date.parse(occurrence.endsAt) <= now.getTime();
 
   const setStatus = async (booking: BookingDoc, status: BookingDoc['status'], saved: string) => {
     try {

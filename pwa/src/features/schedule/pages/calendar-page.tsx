@@ -25,6 +25,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
+import { useNow } from '../../../lib/use-now.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
 import { getCoaches } from '../api/schedule.ts';
 import { ClassDialog } from '../components/class-dialog.tsx';
@@ -116,7 +117,8 @@ export function CalendarPage({
     ],
   }));
   const open = occurrences.find((o) => o.id === openId) ?? null;
-  const today = dayKeyOf(Date.now(), timeZone);
+  const now = useNow(60_000);
+  const today = dayKeyOf(now.getTime(), timeZone);
 
   const startNew = (day: string, time?: string) =>
     setEditing({ classId: null, initial: blankClassForm(day, time) });
