@@ -61,6 +61,7 @@ ALTER TABLE "bookings" ADD COLUMN "refusal" text;--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "requested_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "decided_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "checked_in_at" timestamp (3) with time zone;--> statement-breakpoint
+ALTER TABLE "bookings" ADD COLUMN "reminded_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "class_occurrences" ADD CONSTRAINT "class_occurrences_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "class_occurrences" ADD CONSTRAINT "class_occurrences_class_id_schedule_classes_id_fk" FOREIGN KEY ("class_id") REFERENCES "public"."schedule_classes"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "class_occurrences" ADD CONSTRAINT "class_occurrences_coach_user_id_users_id_fk" FOREIGN KEY ("coach_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

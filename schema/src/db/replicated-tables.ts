@@ -150,6 +150,8 @@ export const bookings = pgTable(
     requestedAt: instant('requested_at', { precision: 3 }),
     decidedAt: instant('decided_at', { precision: 3 }),
     checkedInAt: instant('checked_in_at', { precision: 3 }),
+    /** When the reminder before the class was queued (once per booking; server-only). */
+    remindedAt: instant('reminded_at', { precision: 3 }),
     ...replicated(),
   },
   (t) => [

@@ -1,8 +1,14 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { bookings, classOccurrences, scheduleClasses, users } from '@platform/schema/db';
+import {
+  bookings,
+  classOccurrences,
+  guardianLinks,
+  scheduleClasses,
+  users,
+} from '@platform/schema/db';
 import { fullName } from '@platform/schema/app/full-name.rules';
 import type { BookingDoc } from '@platform/schema/bookings/booking.zod';
-import type { Tx } from '../db/open-database.ts';
+import type { Db, Tx } from '../db/open-database.ts';
 import { excludedSet } from '../db/upsert.ts';
 import type { WireDoc } from '../sync/collection-definition.ts';
 
@@ -197,7 +203,7 @@ export async function creditGroupsOf(tx: Tx, ids: readonly string[]) {
 }
 
 /** What pays for a class time's places: its series' price and entitlements. */
-export async function classTermsOf(tx: Tx, occurrence: Pick<OccurrenceRow, 'classId'>) {
+export async function classTermsOf(tx: Tx | Db, occurrence: Pick<OccurrenceRow, 'classId'>) {
   const [series] = await tx
     .select({
       priceMinor: scheduleClasses.priceMinor,
@@ -261,4 +267,56 @@ export async function namesOf(tx: Tx, ids: readonly string[]) {
     .from(users)
     .where(inArray(users.id, [...new Set(ids)]));
   return new Map(rows.map((row) => [row.id, fullName(row)]));
+}
+
+/** What a notice about bookings needs: each booking with its class time, in one read. */
+export async function bookingsWithTimes(tx: Tx | Db, orgId: string, ids: readonly string[]) {
+  if (ids.length === 0) return [];
+  return tx
+    .select({ booking: bookings, occurrence: classOccurrences })
+    .from(bookings)
+    .innerJoin(classOccurrences, sql`${classOccurrences.id}::text = ${bookings.occurrenceId}`)
+    .where(and(eq(bookings.orgId, orgId), inArray(bookings.id, [...ids])));
+}
+
+/**
+ * Who hears about a person's bookings: the person, and the guardians whose link gives power
+ * (confirmed, decision 0035) — a child without an email is told through them. Each with their
+ * address and whether they want booking notices (users.attributes.notificationPreferences).
+ */
+export async function bookingAudienceOf(tx: Tx | Db, personId: string) {
+  const rows = await tx
+    .select({ id: users.id, email: users.email, attributes: users.attributes })
+    .from(users)
+    .where(
+      sql`${users.id} = ${personId} or ${users.id} in (select ${guardianLinks.guardianUserId} from ${guardianLinks}
+        where ${guardianLinks.childUserId} = ${personId} and ${guardianLinks.confirmedAt} is not null)`,
+    );
+  return rows.map((row) => ({
+    userId: row.id,
+    email: row.email,
+    wantsBookingNotices: row.attributes.notificationPreferences?.bookings ?? true,
+    isPerson: row.id === personId,
+  }));
+}
+
+/**
+ * Bookings holding a place on class times starting between `from` and `to` that were not
+ * reminded yet: claimed (marked) here, so two runs — two servers — remind each once.
+ */
+export async function claimReminders(tx: Tx | Db, from: Date, to: Date, limit: number) {
+  return tx
+    .update(bookings)
+    .set({ remindedAt: new Date() })
+    .where(
+      sql`${bookings.id} in (select ${bookings.id} from ${bookings}
+        join ${classOccurrences} on ${classOccurrences.id}::text = ${bookings.occurrenceId}
+        where ${bookings.status} = 'booked' and ${bookings.remindedAt} is null
+          and ${bookings.deleted} = false and ${classOccurrences.status} = 'scheduled'
+          and ${classOccurrences.startsAt} >= ${from.toISOString()}::timestamptz
+          and ${classOccurrences.startsAt} < ${to.toISOString()}::timestamptz
+        order by ${bookings.id} limit ${limit}
+        for update of ${bookings} skip locked)`,
+    )
+    .returning({ id: bookings.id, orgId: bookings.orgId });
 }

@@ -206,8 +206,26 @@ export async function writeBookings(
     promoted.push(...(await promoteWaitlist(tx, occurrence, now, actor.userId)));
   await saveChangedCounts(tx, orgId, occurrences);
   await announcePromotions(tx, context.jobs, orgId, promoted);
+  // A request made offline and refused when it arrived: the person may not have the app open.
+  const refusedLate = stored
+    .filter(
+      (doc) =>
+        doc.status === 'refused' &&
+        doc.decidedAt === decidedAt &&
+        Date.parse(decidedAt) - Date.parse(doc.requestedAt) > OFFLINE_REQUEST_MS,
+    )
+    .map((doc) => doc.id);
+  if (refusedLate.length && context.jobs)
+    await context.jobs.enqueue(
+      'booking-notice',
+      { orgId, kind: 'refused', bookingIds: refusedLate },
+      { tx },
+    );
   return [];
 }
+
+/** A request that reached the server this long after it was made was made offline. */
+const OFFLINE_REQUEST_MS = 60_000;
 
 type Verdict = Pick<BookingDoc, 'status' | 'paidWith' | 'refusal'> & {
   creditGroupId: string | null;

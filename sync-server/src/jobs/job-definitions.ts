@@ -91,6 +91,14 @@ export const jobDefinitions = {
     retryDelaySeconds: 30,
     expireInSeconds: 120,
   },
+  /** Every quarter of an hour: one reminder for each place in a class starting within a day. */
+  'booking-reminders': {
+    payload: z.object({}),
+    retryLimit: 1,
+    retryDelaySeconds: 60,
+    expireInSeconds: 240,
+    cron: '*/15 * * * *',
+  },
   /** Deletes what would otherwise grow for ever (decision 0016). */
   prune: {
     payload: z.object({}),

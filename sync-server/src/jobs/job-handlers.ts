@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { abandonEmail, deliverStoredEmail } from '../adapters/mailer/email-delivery.ts';
 import type { MailTransport } from '../adapters/mailer/port.ts';
 import { requestPasswordReset } from '../auth/password-reset.service.ts';
+import { queueBookingReminders, sendBookingNotices } from '../bookings/booking-notice.service.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
 import { sendReceipt } from '../payments/receipt.service.ts';
 import { sendRenewalFailedNotice } from '../payments/renewal-notice.service.ts';
@@ -41,6 +42,17 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   jobs.handle('subscription-renewal', async (payload) => {
     if (app.paymentProcessor.kind !== 'sandbox') return;
     await renewSubscription({ db, processor: app.paymentProcessor, jobs }, payload);
+  });
+  jobs.handle('booking-notice', (payload) =>
+    sendBookingNotices(
+      db,
+      { mailer: app.mailer, notifier: app.notifier, publicUrl: app.config.publicUrl },
+      payload,
+    ),
+  );
+  jobs.handle('booking-reminders', async () => {
+    const queued = await queueBookingReminders(db, jobs);
+    if (queued > 0) app.log.info({ queued }, 'booking reminders queued');
   });
   jobs.handle('prune', async () => {
     const pruned = await pruneExpiredData(db, {
