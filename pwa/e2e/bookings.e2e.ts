@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -68,7 +69,10 @@ describe('booking classes in the customer app', () => {
 
   /** A phone: a fresh profile, 390 px wide, signed in, on My calendar at tomorrow's week. */
   const phone = async (email: string, password?: string): Promise<Page> => {
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const context = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      acceptDownloads: true,
+    });
     contexts.push(context);
     const page = await context.newPage();
     await logIn(page, server.url, email, password);
@@ -117,6 +121,31 @@ describe('booking classes in the customer app', () => {
       .waitFor({ timeout: 30_000 });
     await spin.getByText('3 places left · Free').waitFor({ timeout: 30_000 });
     expect(await axeViolations(page)).toEqual([]);
+
+    // The booking into the phone's calendar, made on the device from the replica.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      yourBooking(page, 'Evening spin', 'Pat Parent')
+        .getByRole('button', { name: /^Add to calendar/ })
+        .click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('Evening-spin.ics');
+    expect(await readFile(await download.path(), 'utf8')).toContain('SUMMARY:Evening spin');
+
+    // The private feed: made, read by a calendar app, revoked.
+    const feed = page.getByRole('region', { name: 'Calendar feed' });
+    await feed.getByRole('button', { name: 'Create link' }).click();
+    const link = await feed.getByLabel('Your calendar link').inputValue();
+    expect(link).toMatch(/\/ics\/[\w-]+\.ics$/);
+    const subscribed = await fetch(link);
+    expect(subscribed.status).toBe(200);
+    const body = await subscribed.text();
+    expect(body).toContain('SUMMARY:Evening spin');
+    expect(body.match(/BEGIN:VEVENT/g)).toHaveLength(2);
+    expect(await axeViolations(page)).toEqual([]);
+    await feed.getByRole('button', { name: 'Revoke link' }).click();
+    await feed.getByText('The calendar link is revoked').waitFor();
+    expect((await fetch(link)).status).toBe(404);
 
     const rows = await server.db
       .select()

@@ -1,6 +1,16 @@
 -- The schedule (issue 16, decision 0066): class and event series, one row per occurrence with
 -- its places taken and people waiting (a check keeps places within capacity), and a booking's
--- verdict, payment and check-in. Both new tables are replicated: their rows are stamped.
+-- verdict, payment and check-in, and customers' private calendar feeds. The series and class-time
+-- tables are replicated: their rows are stamped.
+CREATE TABLE "calendar_feeds" (
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
+	"org_id" uuid NOT NULL,
+	"user_id" uuid NOT NULL,
+	"token_hash" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "calendar_feeds_token_hash_unique" UNIQUE("token_hash")
+);
+--> statement-breakpoint
 CREATE TABLE "class_occurrences" (
 	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"org_id" uuid NOT NULL,
@@ -62,12 +72,15 @@ ALTER TABLE "bookings" ADD COLUMN "requested_at" timestamp (3) with time zone;--
 ALTER TABLE "bookings" ADD COLUMN "decided_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "checked_in_at" timestamp (3) with time zone;--> statement-breakpoint
 ALTER TABLE "bookings" ADD COLUMN "reminded_at" timestamp (3) with time zone;--> statement-breakpoint
+ALTER TABLE "calendar_feeds" ADD CONSTRAINT "calendar_feeds_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "calendar_feeds" ADD CONSTRAINT "calendar_feeds_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "class_occurrences" ADD CONSTRAINT "class_occurrences_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "class_occurrences" ADD CONSTRAINT "class_occurrences_class_id_schedule_classes_id_fk" FOREIGN KEY ("class_id") REFERENCES "public"."schedule_classes"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "class_occurrences" ADD CONSTRAINT "class_occurrences_coach_user_id_users_id_fk" FOREIGN KEY ("coach_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "schedule_classes" ADD CONSTRAINT "schedule_classes_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "schedule_classes" ADD CONSTRAINT "schedule_classes_coach_user_id_users_id_fk" FOREIGN KEY ("coach_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "schedule_classes" ADD CONSTRAINT "schedule_classes_created_by_user_id_users_id_fk" FOREIGN KEY ("created_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "calendar_feeds_person" ON "calendar_feeds" USING btree ("org_id","user_id");--> statement-breakpoint
 CREATE INDEX "class_occurrences_feed" ON "class_occurrences" USING btree ("org_id","txid","id");--> statement-breakpoint
 CREATE INDEX "class_occurrences_when" ON "class_occurrences" USING btree ("org_id","starts_at");--> statement-breakpoint
 CREATE UNIQUE INDEX "class_occurrences_rule_day" ON "class_occurrences" USING btree ("class_id","rule_day");--> statement-breakpoint

@@ -101,4 +101,27 @@ export const classOccurrences = pgTable(
   ],
 );
 
-export const scheduleTables = { scheduleClasses, classOccurrences };
+/**
+ * A customer's private calendar feed (issue 16): a secret URL their calendar app polls for the
+ * family's bookings in one organisation. Only the token's SHA-256 is stored; making a new link
+ * or revoking removes the row, so the old URL answers 404 at once.
+ */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: instant('created_at')
+      .notNull()
+      .default(sql`now()`),
+  },
+  (t) => [uniqueIndex('calendar_feeds_person').on(t.orgId, t.userId)],
+);
+
+export const scheduleTables = { scheduleClasses, classOccurrences, calendarFeeds };

@@ -30,7 +30,9 @@ export const users = pgTable('users', {
   firstName: text('first_name').notNull(),
   lastName: text('last_name').notNull(),
   middleName: text('middle_name'),
-  role: text('role', { enum: ['user', 'admin'] }).notNull().default('user'),
+  role: text('role', { enum: ['user', 'admin'] })
+    .notNull()
+    .default('user'),
   attributes: jsonb('attributes')
     .$type<{
       sidebarExpanded?: boolean;
@@ -66,7 +68,9 @@ export const users = pgTable('users', {
 export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey().defaultRandom(),
   label: text('label').notNull(),
-  platform: text('platform', { enum: ['zipper', 'jobber'] }).notNull().default('zipper'),
+  platform: text('platform', { enum: ['zipper', 'jobber'] })
+    .notNull()
+    .default('zipper'),
   companyLocation: text('company_location'),
   attributes: jsonb('attributes')
     .$type<{
@@ -87,30 +91,48 @@ export const memberships = pgTable(
   'memberships',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    orgId: uuid('org_id').notNull().references(() => organizations.id, { onDelete: 'cascade' }),
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['staff', 'customer'] }).notNull(),
-    claims: text('claims').array().notNull().default(sql`'{}'::text[]`),
+    claims: text('claims')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('memberships_org_user_kind').on(t.orgId, t.userId, t.kind), index('memberships_user').on(t.userId)],
+  (t) => [
+    uniqueIndex('memberships_org_user_kind').on(t.orgId, t.userId, t.kind),
+    index('memberships_user').on(t.userId),
+  ],
 );
 
 export const guardianLinks = pgTable(
   'guardian_links',
   {
-    guardianUserId: uuid('guardian_user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    childUserId: uuid('child_user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    guardianUserId: uuid('guardian_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    childUserId: uuid('child_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** The organisation whose staff made the link; null when the family made it. */
     orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'set null' }),
     /** Who made the link (shown to the child's owner when they confirm it). */
-    createdByUserId: uuid('created_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
     /**
      * A link gives the guardian power over the child only once confirmed: by the child's owner,
      * or — for a child without an email — by whoever acts for the child (decision 0035).
      */
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
-    confirmedByUserId: uuid('confirmed_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    confirmedByUserId: uuid('confirmed_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
     /**
      * The names typed for a person who already had an account, so adding an address reveals
      * nothing about its owner (decision 0035). `requestedNameOf` says whose they are: the
@@ -123,7 +145,10 @@ export const guardianLinks = pgTable(
     requestedNameOf: text('requested_name_of', { enum: ['guardian', 'child'] }),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.guardianUserId, t.childUserId] }), index('guardian_links_child').on(t.childUserId)],
+  (t) => [
+    primaryKey({ columns: [t.guardianUserId, t.childUserId] }),
+    index('guardian_links_child').on(t.childUserId),
+  ],
 );
 
 export const sessions = pgTable(
@@ -131,14 +156,18 @@ export const sessions = pgTable(
   {
     id: uuid('id').primaryKey().defaultRandom(),
     /** The account the session acts as. */
-    userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /**
      * The person at the keyboard of a switched session (the guardian or admin who switched
      * first), kept through every hop; a return lands only on their own session (decision 0035).
      */
     returnToUserId: uuid('return_to_user_id').references(() => users.id, { onDelete: 'set null' }),
     /** The platform admin behind an impersonation, for the audit trail. */
-    impersonatorUserId: uuid('impersonator_user_id').references(() => users.id, { onDelete: 'set null' }),
+    impersonatorUserId: uuid('impersonator_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
     view: text('view', { enum: ['org', 'customer'] }).notNull(),
     orgId: uuid('org_id').references(() => organizations.id, { onDelete: 'set null' }),
     refreshTokenHash: text('refresh_token_hash').notNull(),
@@ -158,7 +187,9 @@ export const sessions = pgTable(
 
 export const passwordResetTokens = pgTable('password_reset_tokens', {
   id: uuid('id').primaryKey().defaultRandom(),
-  userId: uuid('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
   tokenHash: text('token_hash').notNull().unique(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true }),
@@ -180,7 +211,9 @@ export const emailOutbox = pgTable(
     subject: text('subject').notNull(),
     textBody: text('text_body'),
     htmlBody: text('html_body'),
-    status: text('status', { enum: ['pending', 'sent', 'failed', 'recorded'] }).notNull().default('pending'),
+    status: text('status', { enum: ['pending', 'sent', 'failed', 'recorded'] })
+      .notNull()
+      .default('pending'),
     error: text('error'),
     createdAt: createdAt(),
     sentAt: timestamp('sent_at', { withTimezone: true }),
@@ -283,7 +316,9 @@ export const notificationOutbox = pgTable(
     url: text('url'),
     adapter: text('adapter').notNull(),
     deviceCount: integer('device_count').notNull().default(0),
-    status: text('status', { enum: ['recorded', 'sent', 'partial', 'failed', 'no-devices'] }).notNull(),
+    status: text('status', {
+      enum: ['recorded', 'sent', 'partial', 'failed', 'no-devices'],
+    }).notNull(),
     error: text('error'),
     createdAt: createdAt(),
   },
@@ -398,7 +433,9 @@ export const teamInvitations = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     acceptedAt: timestamp('accepted_at', { withTimezone: true }),
-    acceptedByUserId: uuid('accepted_by_user_id').references(() => users.id, { onDelete: 'set null' }),
+    acceptedByUserId: uuid('accepted_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
     declinedAt: timestamp('declined_at', { withTimezone: true }),
     cancelledAt: timestamp('cancelled_at', { withTimezone: true }),
     createdAt: createdAt(),

@@ -181,3 +181,12 @@ export const coachesResponseSchema = z.object({
   coaches: z.array(z.object({ userId: z.uuid(), name: z.string() })),
 });
 export type CoachesResponse = z.infer<typeof coachesResponseSchema>;
+
+/** The customer's private calendar feed: whether one is live, and its URL right after making it. */
+export const calendarFeedResponseSchema = z.object({
+  active: z.boolean(),
+  createdAt: isoTimeSchema.nullable(),
+  /** Shown once, when the link is made: only its hash is kept. */
+  url: z.string().nullable(),
+});
+export type CalendarFeedResponse = z.infer<typeof calendarFeedResponseSchema>;

@@ -320,3 +320,28 @@ export async function claimReminders(tx: Tx | Db, from: Date, to: Date, limit: n
     )
     .returning({ id: bookings.id, orgId: bookings.orgId });
 }
+
+/** The family's bookings that belong in their calendar: held, waiting, or their class cancelled. */
+export async function feedBookingsOf(
+  db: Tx | Db,
+  orgId: string,
+  personIds: readonly string[],
+  since: Date,
+) {
+  if (personIds.length === 0) return [];
+  return db
+    .select({ booking: bookings, occurrence: classOccurrences })
+    .from(bookings)
+    .innerJoin(classOccurrences, sql`${classOccurrences.id}::text = ${bookings.occurrenceId}`)
+    .where(
+      and(
+        eq(bookings.orgId, orgId),
+        inArray(bookings.customerUserId, [...personIds]),
+        inArray(bookings.status, ['booked', 'waitlisted', 'attended', 'cancelled']),
+        eq(bookings.deleted, false),
+        sql`${classOccurrences.endsAt} >= ${since.toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(asc(classOccurrences.startsAt))
+    .limit(2000);
+}

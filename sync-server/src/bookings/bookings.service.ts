@@ -10,7 +10,8 @@ import {
 } from '@platform/schema/bookings/booking.rules';
 import type { BookingDoc } from '@platform/schema/bookings/booking.zod';
 import { dayKeyOf, orgTimeZone } from '@platform/schema/time-tracking/org-calendar';
-import type { Tx } from '../db/open-database.ts';
+import type { Db, Tx } from '../db/open-database.ts';
+import { icsUidOf, type IcsEntry } from '@platform/schema/schedule/ics';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { holdingsOf, refundBookingCredits, useCredits } from '../payments/credits.service.ts';
 import type { Actor } from '../sync/actor.ts';
@@ -21,6 +22,7 @@ import {
   activeBookingsOn,
   classTermsOf,
   creditGroupsOf,
+  feedBookingsOf,
   lockActiveBookingsOf,
   lockBookingWriters,
   lockOccurrences,
@@ -494,4 +496,36 @@ export async function holdBookingWriters(
   of: { classId: string } | { occurrenceId: string },
 ): Promise<void> {
   await lockBookingWriters(tx, orgId, of);
+}
+
+/**
+ * The family's calendar (the private feed): places held and waited for, and those whose class
+ * was cancelled (so a calendar app removes them) — not the person's own cancellations.
+ */
+export async function familyCalendarEntries(
+  db: Db,
+  orgId: string,
+  personIds: readonly string[],
+  since: Date,
+): Promise<IcsEntry[]> {
+  const rows = await feedBookingsOf(db, orgId, personIds, since);
+  return rows
+    .filter(
+      ({ booking, occurrence }) =>
+        booking.status !== 'cancelled' || occurrence.status === 'cancelled',
+    )
+    .map(({ booking, occurrence }) => ({
+      uid: icsUidOf(occurrence.id, booking.customerUserId),
+      title: booking.status === 'waitlisted' ? `${occurrence.title} (waitlist)` : occurrence.title,
+      location: occurrence.location,
+      description: [
+        booking.customerName && `For ${booking.customerName}`,
+        occurrence.coachName && `With ${occurrence.coachName}`,
+      ]
+        .filter(Boolean)
+        .join('\n'),
+      startsAt: occurrence.startsAt.toISOString(),
+      endsAt: occurrence.endsAt.toISOString(),
+      cancelled: occurrence.status === 'cancelled',
+    }));
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   bookingSettingsSchema,
+  calendarFeedResponseSchema,
   classIdParamsSchema,
   classInputSchema,
   classSavedResponseSchema,
@@ -9,6 +10,16 @@ import {
   occurrenceEditSchema,
   occurrenceIdParamsSchema,
 } from '@platform/schema/schedule/schedule.zod';
+import { z } from 'zod';
+import { NotFound, Forbidden } from '../plugins/domain-errors.ts';
+import { requireSession } from '../plugins/session.ts';
+import { addressSubject, enforce, type RateRule } from '../rate-limits/rate-limits.ts';
+import {
+  calendarFeedOf,
+  calendarFeedText,
+  makeCalendarFeed,
+  revokeCalendarFeed,
+} from './calendar-feed.service.ts';
 import { requireScheduleManager } from './schedule.access.ts';
 import {
   bookingSettingsOf,
@@ -19,6 +30,17 @@ import {
   saveBookingSettings,
   updateSeries,
 } from './schedule.service.ts';
+
+/** Guessing feed tokens is hopeless (256 bits); this bounds polling and scraping per address. */
+const feedLimit = { name: 'calendar-feed', limit: 120, perMs: 60 * 60_000 } satisfies RateRule;
+
+/** A customer of the organisation the session is in (their own calendar feed). */
+async function feedOwnerOf(request: FastifyRequest) {
+  const { session, user } = await requireSession(request);
+  if (session.view !== 'customer' || !session.orgId)
+    throw new Forbidden('Calendar feeds are for customers, in their organization’s app.');
+  return { orgId: session.orgId, userId: user.id };
+}
 
 /** The schedule routes read nothing before the claim is checked (403 before 400). */
 const managerFirst = async (request: FastifyRequest) => {
@@ -36,6 +58,39 @@ export async function scheduleRoutes(app: FastifyInstance) {
     '/api/schedule/coaches',
     { schema: { response: { 200: coachesResponseSchema } } },
     async (request) => coachesOf(app.db, (await requireScheduleManager(request)).orgId),
+  );
+
+  api.get(
+    '/api/schedule/calendar-feed',
+    { schema: { response: { 200: calendarFeedResponseSchema } } },
+    async (request) => calendarFeedOf(app.db, await feedOwnerOf(request)),
+  );
+  api.post(
+    '/api/schedule/calendar-feed',
+    { schema: { response: { 200: calendarFeedResponseSchema } } },
+    async (request) => makeCalendarFeed(app.db, await feedOwnerOf(request), app.config.publicUrl),
+  );
+  api.delete('/api/schedule/calendar-feed', async (request, reply) => {
+    await revokeCalendarFeed(app.db, await feedOwnerOf(request));
+    return reply.code(204).send();
+  });
+  // The feed itself: no session (a calendar app polls it), the secret is the URL.
+  api.get(
+    '/ics/:file',
+    { schema: { params: z.object({ file: z.string().regex(/^[A-Za-z0-9_-]{16,128}\.ics$/) }) } },
+    async (request, reply) => {
+      await enforce(app.db, [{ rule: feedLimit, subject: addressSubject(request.ip) }]);
+      const text = await calendarFeedText(
+        app.db,
+        request.params.file.replace(/\.ics$/, ''),
+        app.config.publicUrl,
+      );
+      if (text === null) throw new NotFound('There is no such calendar.');
+      return reply
+        .header('content-type', 'text/calendar; charset=utf-8')
+        .header('cache-control', 'private, max-age=300')
+        .send(text);
+    },
   );
 
   api.get('/api/schedule/settings', async (request) => {

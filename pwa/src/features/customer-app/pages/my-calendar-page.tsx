@@ -24,7 +24,9 @@ import { useNow } from '../../../lib/use-now.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
 import { BookDialog, type BookChoice } from '../components/book-dialog.tsx';
+import { AddToCalendar } from '../components/add-to-calendar.tsx';
 import { BookingActions } from '../components/booking-actions.tsx';
+import { CalendarFeed } from '../components/calendar-feed.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
 import {
   activeBookingOf,
@@ -98,10 +100,7 @@ export function MyCalendarPage() {
   const family = useMemo(() => {
     const people = new Map<string, string>([[userId, userName]]);
     for (const item of parsedAll(rosterQuery.documents, rosterItemDocSchema))
-      people.set(
-        item.athlete.id,
-        item.athlete.id === userId ? userName : item.athlete.fullName,
-      );
+      people.set(item.athlete.id, item.athlete.id === userId ? userName : item.athlete.fullName);
     return [...people].map(([id, name]) => ({ id, name, self: id === userId }));
   }, [rosterQuery.documents, userId, userName]);
   const purchases = useMemo(
@@ -218,6 +217,13 @@ export function MyCalendarPage() {
                           booking={booking}
                           occurrence={occurrence}
                           now={now}
+                        />
+                      )}
+                      {['booked', 'waitlisted', 'attended'].includes(booking.status) && (
+                        <AddToCalendar
+                          booking={booking}
+                          occurrence={occurrence}
+                          orgName={orgName ?? 'Bookings'}
                         />
                       )}
                     </li>
@@ -343,6 +349,7 @@ export function MyCalendarPage() {
           </section>
         </>
       )}
+      {scope && <CalendarFeed orgId={scope} />}
       {choice && db && (
         <BookDialog db={db} orgId={scope} choice={choice} onClose={() => setChoice(null)} />
       )}
