@@ -5,7 +5,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { bookings } from '@platform/schema/db';
 import { addDays, dayKeyOf, mondayOf } from '@platform/schema/time-tracking/org-calendar';
 import type { ClassInput } from '@platform/schema/schedule/schedule.zod';
-import { createClass } from '../../sync-server/src/schedule/schedule.service.ts';
+import { createClassAsStaff as createClass } from '../../sync-server/src/testing/schedule-fixtures.ts';
 import {
   addMembership,
   insertTestUser,

@@ -51,3 +51,6 @@ export async function insertOccurrence(
     .returning();
   return { series: series!, occurrence: occurrence! };
 }
+
+/** A class made as staff make it (the schedule service): for end-to-end tests. */
+export { createClass as createClassAsStaff } from '../schedule/schedule.service.ts';
