@@ -3,6 +3,7 @@ import {
   bookings,
   classOccurrences,
   guardianLinks,
+  memberships,
   scheduleClasses,
   users,
 } from '@platform/schema/db';
@@ -98,12 +99,35 @@ const uuidShape = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  * time's places (a push of bookings, a staff change) takes this lock first, so the counts read
  * are the counts written. Ids that are not occurrence ids are simply not found.
  */
+export type ClassTerms = {
+  priceMinor: number | null;
+  entitlingProductIds: string[];
+  punchCardGroupIds: string[];
+  timeZone: string;
+};
+export type LockedOccurrence = OccurrenceRow & { terms: ClassTerms };
+
+const noTerms: ClassTerms = {
+  priceMinor: null,
+  entitlingProductIds: [],
+  punchCardGroupIds: [],
+  timeZone: 'UTC',
+};
+
 export async function lockOccurrences(tx: Tx, orgId: string, ids: readonly string[]) {
   const wanted = [...new Set(ids)].filter((id) => uuidShape.test(id));
-  if (wanted.length === 0) return new Map<string, OccurrenceRow>();
+  if (wanted.length === 0) return new Map<string, LockedOccurrence>();
+  // With the terms of each series (what pays for a place): one read for the whole check.
   const rows = await tx
-    .select()
+    .select({
+      occurrence: classOccurrences,
+      priceMinor: scheduleClasses.priceMinor,
+      entitlingProductIds: scheduleClasses.entitlingProductIds,
+      punchCardGroupIds: scheduleClasses.punchCardGroupIds,
+      timeZone: scheduleClasses.timeZone,
+    })
     .from(classOccurrences)
+    .leftJoin(scheduleClasses, eq(scheduleClasses.id, classOccurrences.classId))
     .where(
       and(
         eq(classOccurrences.orgId, orgId),
@@ -112,8 +136,53 @@ export async function lockOccurrences(tx: Tx, orgId: string, ids: readonly strin
       ),
     )
     .orderBy(asc(classOccurrences.id))
-    .for('update');
-  return new Map(rows.map((row) => [row.id, row]));
+    .for('update', { of: classOccurrences });
+  return new Map(
+    rows.map((row): [string, LockedOccurrence] => [
+      row.occurrence.id,
+      {
+        ...row.occurrence,
+        terms:
+          row.timeZone === null
+            ? noTerms
+            : {
+                priceMinor: row.priceMinor,
+                entitlingProductIds: row.entitlingProductIds ?? [],
+                punchCardGroupIds: row.punchCardGroupIds ?? [],
+                timeZone: row.timeZone,
+              },
+      },
+    ]),
+  );
+}
+
+/**
+ * The people a push names, in one read: their names as rosters show them, and whether each is
+ * a customer of the organisation.
+ */
+export async function peopleOf(tx: Tx, orgId: string, ids: readonly string[]) {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map<string, { name: string; customer: boolean }>();
+  const rows = await tx
+    .select({
+      id: users.id,
+      firstName: users.firstName,
+      lastName: users.lastName,
+      membership: memberships.userId,
+    })
+    .from(users)
+    .leftJoin(
+      memberships,
+      and(
+        eq(memberships.userId, users.id),
+        eq(memberships.orgId, orgId),
+        eq(memberships.kind, 'customer'),
+      ),
+    )
+    .where(inArray(users.id, unique));
+  return new Map(
+    rows.map((row) => [row.id, { name: fullName(row), customer: row.membership !== null }]),
+  );
 }
 
 /** The people holding a request, a place or a waitlist spot on these occurrences. */
@@ -203,7 +272,10 @@ export async function creditGroupsOf(tx: Tx, ids: readonly string[]) {
 }
 
 /** What pays for a class time's places: its series' price and entitlements. */
-export async function classTermsOf(tx: Tx | Db, occurrence: Pick<OccurrenceRow, 'classId'>) {
+export async function classTermsOf(
+  tx: Tx | Db,
+  occurrence: Pick<OccurrenceRow, 'classId'>,
+): Promise<ClassTerms> {
   const [series] = await tx
     .select({
       priceMinor: scheduleClasses.priceMinor,
@@ -257,16 +329,6 @@ export async function lockBookingWriters(
       sql`, `,
     )}]::text[]) as id`,
   );
-}
-
-/** People's names as rosters show them, by id. */
-export async function namesOf(tx: Tx, ids: readonly string[]) {
-  if (ids.length === 0) return new Map<string, string>();
-  const rows = await tx
-    .select({ id: users.id, firstName: users.firstName, lastName: users.lastName })
-    .from(users)
-    .where(inArray(users.id, [...new Set(ids)]));
-  return new Map(rows.map((row) => [row.id, fullName(row)]));
 }
 
 /** What a notice about bookings needs: each booking with its class time, in one read. */

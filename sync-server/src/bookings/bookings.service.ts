@@ -17,7 +17,6 @@ import { holdingsOf, refundBookingCredits, useCredits } from '../payments/credit
 import type { Actor } from '../sync/actor.ts';
 import { notifyChange } from '../sync/change-feed.ts';
 import type { Change, RuleError, WriteContext } from '../sync/collection-definition.ts';
-import { membersOf } from '../sync/memberships.ts';
 import {
   activeBookingsOn,
   classTermsOf,
@@ -27,10 +26,11 @@ import {
   lockBookingWriters,
   lockOccurrences,
   lockWaitlist,
-  namesOf,
+  peopleOf,
   saveOccurrenceCounts,
   storedOf,
   upsertBookings,
+  type LockedOccurrence,
   type OccurrenceRow,
   type StoredBooking,
 } from './bookings.repository.ts';
@@ -51,7 +51,7 @@ export { bookingMessages };
 
 type Who = 'customer' | 'staff';
 
-type OccurrenceState = OccurrenceRow & { changed: boolean };
+type OccurrenceState = LockedOccurrence & { changed: boolean };
 
 function whoIs(actor: Actor): Who {
   return actor.view === 'org' ? 'staff' : 'customer';
@@ -91,18 +91,14 @@ export async function writeBookings(
     if (broken) errors.push({ id: change.next.id, message: broken });
   }
   const orgId = actor.orgId ?? '';
-  const requests = changes.filter(isRequest);
-  if (requests.length) {
-    const customers = await membersOf(
-      tx,
-      orgId,
-      'customer',
-      requests.map((c) => c.next.customerUserId),
-    );
-    for (const { next } of requests)
-      if (!customers.has(next.customerUserId))
-        errors.push({ id: next.id, message: bookingMessages.notACustomer });
-  }
+  const people = await peopleOf(
+    tx,
+    orgId,
+    changes.map((c) => c.next.customerUserId),
+  );
+  for (const { next } of changes.filter(isRequest))
+    if (!people.get(next.customerUserId)?.customer)
+      errors.push({ id: next.id, message: bookingMessages.notACustomer });
   if (errors.length) return errors;
 
   const now = context.now;
@@ -143,10 +139,6 @@ export async function writeBookings(
   // Decided now that the class times are ours: the order of the locks is the order of arrival.
   const decidedAt = new Date().toISOString();
   // Which punch-card group each known booking's credit came from (kept beside the document).
-  const names = await namesOf(
-    tx,
-    changes.map((c) => c.next.customerUserId),
-  );
   const creditGroupOf = await creditGroupsOf(
     tx,
     changes.filter((c) => c.master).map((c) => c.next.id),
@@ -163,7 +155,7 @@ export async function writeBookings(
       checkedInAt: master?.checkedInAt ?? null,
       requestedAt: master && !isRequest(change) ? master.requestedAt : next.requestedAt,
       creditGroupId: creditGroupOf.get(next.id) ?? null,
-      customerName: names.get(next.customerUserId) ?? master?.customerName ?? '',
+      customerName: people.get(next.customerUserId)?.name ?? master?.customerName ?? '',
     };
     if (isRequest(change)) {
       const verdict = await decideRequest(tx, {
@@ -278,6 +270,11 @@ async function decideRequest(
   return { status: 'booked', paidWith: paid.paidWith, refusal: null, creditGroupId: paid.groupId };
 }
 
+const nothingHeld = {
+  activeProductIds: new Set<string>(),
+  creditsByGroup: new Map<string, number>(),
+};
+
 type Paid =
   | { ok: true; paidWith: 'free' | 'subscription' | 'credit'; groupId: string | null }
   | { ok: false; refusal: string };
@@ -285,12 +282,15 @@ type Paid =
 /** Pays for a place as booking.rules.ts `paymentFor` says; a credit is taken here. */
 async function payForPlace(
   tx: Tx,
-  occurrence: OccurrenceRow,
+  occurrence: LockedOccurrence,
   booking: Pick<BookingDoc, 'id' | 'customerUserId'>,
   now: Date,
   actorUserId: string,
 ): Promise<Paid> {
-  const terms = await classTermsOf(tx, occurrence);
+  const { terms } = occurrence;
+  // A free class needs nothing read about the person.
+  if (paymentFor(terms, nothingHeld).kind === 'free')
+    return { ok: true, paidWith: 'free', groupId: null };
   const holdings = await holdingsOf(tx, {
     orgId: occurrence.orgId,
     customerUserId: booking.customerUserId,
@@ -423,7 +423,11 @@ export async function cancelBookingsOf(
   context: WriteContext & { actorUserId: string },
 ): Promise<number> {
   const held = await lockActiveBookingsOf(tx, occurrence.orgId, occurrence.id);
-  const state: OccurrenceState = { ...occurrence, changed: false };
+  const state: OccurrenceState = {
+    ...occurrence,
+    terms: await classTermsOf(tx, occurrence),
+    changed: false,
+  };
   const stamp = context.now.toISOString();
   const cancelled: StoredBooking[] = [];
   for (const row of held) {
@@ -472,7 +476,11 @@ export async function fillFreedPlaces(
   occurrence: OccurrenceRow,
   context: WriteContext & { actorUserId: string },
 ): Promise<void> {
-  const state: OccurrenceState = { ...occurrence, changed: false };
+  const state: OccurrenceState = {
+    ...occurrence,
+    terms: await classTermsOf(tx, occurrence),
+    changed: false,
+  };
   const promoted = await promoteWaitlist(tx, state, context.now, context.actorUserId);
   await saveChangedCounts(tx, occurrence.orgId, new Map([[state.id, state]]));
   await announcePromotions(tx, context.jobs, occurrence.orgId, promoted);

@@ -1,0 +1,332 @@
+import { sql } from 'drizzle-orm';
+import { chromium } from 'playwright-core';
+import { rowsOf } from '../../sync-server/src/db/open-database.ts';
+import { collectionDefinitions } from '../../sync-server/src/sync/collections/definitions.ts';
+import { pushChanges } from '../../sync-server/src/sync/push.ts';
+import type { Actor } from '../../sync-server/src/sync/actor.ts';
+import { demoLogins, logIn, startE2eServer } from '../e2e/harness.ts';
+import { chromiumArgs, chromiumPath } from '../lib/chromium.ts';
+import {
+  describeMachine,
+  fmt,
+  median,
+  onCleanup,
+  percentile,
+  printMachine,
+  printTable,
+  ratio,
+  runBench,
+} from './bench-kit.ts';
+
+/**
+ * Issue 16 benchmark — a gym with 200 weekly classes over a year (~10,400 class times) and
+ * 100,000 bookings (decision 0066). Two figures, each beside a floor measured in the same run:
+ *
+ * 1. The server's check of a booking under 50 concurrent bookers: the real write path
+ *    (pushChanges → writeBookings: lock the class time, count, pay, store, count again) against
+ *    a bare conditional INSERT (one statement that takes a place only if one is free) from 50
+ *    clients on the same pool. Target: within 3×.
+ * 2. The staff calendar's month from the device's replica (IndexedDB, RxDB live query, drawn by
+ *    FullCalendar) in Chromium, against a bare IndexedDB read of the same records. Target:
+ *    under 100 ms.
+ *
+ *   npm run bench -- schedule      (needs `npm run build` first, and PostgreSQL)
+ */
+
+const CLASSES = 200;
+const WEEKS = 52;
+const CUSTOMERS = 2_000;
+const BOOKINGS = 100_000;
+const BOOKERS = 50;
+const PER_BOOKER = 20;
+const MONTH_RUNS = 12;
+
+async function main() {
+  if (!process.env.DATABASE_URL)
+    throw new Error('The schedule benchmark needs PostgreSQL (DATABASE_URL).');
+  printMachine(await describeMachine());
+  const server = await startE2eServer();
+  onCleanup(() => server.close());
+  const orgId = server.seed.zipperOrgId;
+  const db = server.db;
+
+  // ── the timetable: 200 weekly series from this Monday, one row per week each ──
+  const seedStart = performance.now();
+  await db.execute(sql`
+    insert into schedule_classes (id, org_id, kind, title, capacity, currency, first_start,
+      duration_minutes, rrule, time_zone)
+    select gen_random_uuid(), ${orgId}, 'class', 'Class ' || n, 30, 'USD',
+      to_char(date_trunc('week', now()) + (n % 7) * interval '1 day', 'YYYY-MM-DD') || 'T' ||
+        lpad((6 + n % 14)::text, 2, '0') || ':00',
+      60, 'FREQ=WEEKLY;INTERVAL=1;COUNT=52', 'America/New_York'
+    from generate_series(1, ${CLASSES}) as n`);
+  await db.execute(sql`
+    insert into class_occurrences (org_id, class_id, rule_day, title, kind, starts_at, ends_at,
+      capacity, cancel_by)
+    select c.org_id, c.id, to_char(s.at, 'YYYY-MM-DD'), c.title, 'class', s.at,
+      s.at + interval '1 hour', c.capacity, s.at - interval '2 hours'
+    from schedule_classes c
+    cross join lateral (
+      select ((c.first_start)::timestamp at time zone 'America/New_York') + w * interval '1 week' as at
+      from generate_series(0, ${WEEKS - 1}) as w
+    ) s
+    where c.org_id = ${orgId} and c.title like 'Class %'`);
+  await db.execute(sql`
+    insert into users (id, email, first_name, last_name, claimed_at)
+    select gen_random_uuid(), 'bench-' || n || '@example.test', 'Member', 'No. ' || n, now()
+    from generate_series(1, ${CUSTOMERS}) as n`);
+  await db.execute(sql`
+    insert into memberships (org_id, user_id, kind)
+    select ${orgId}, id, 'customer' from users where email like 'bench-%@example.test'`);
+  // 100,000 bookings: about 10 per class time, spread over the customers.
+  await db.execute(sql`
+    with o as (select id, row_number() over (order by starts_at, id) as r from class_occurrences
+               where org_id = ${orgId}),
+         u as (select id, row_number() over (order by id) as r from users
+               where email like 'bench-%@example.test'),
+         n as (select g from generate_series(0, ${BOOKINGS - 1}) as g)
+    insert into bookings (id, org_id, customer_user_id, customer_name, occurrence_id, status,
+      paid_with, requested_at, decided_at, updated_at)
+    select gen_random_uuid(), ${orgId}, u.id, 'Member', o.id::text,
+      case when n.g % 20 = 0 then 'cancelled' else 'booked' end, 'free', now(), now(), now()
+    from n
+    join o on o.r = 1 + (n.g % (select count(*) from o))
+    join u on u.r = 1 + ((n.g * 7919) % ${CUSTOMERS})`);
+  await db.execute(sql`
+    update class_occurrences o set booked_count = least(o.capacity, b.n)
+    from (select occurrence_id, count(*) filter (where status = 'booked') as n from bookings
+          group by occurrence_id) b
+    where b.occurrence_id = o.id::text`);
+  await db.execute(sql`analyze`);
+  const [counts] = rowsOf<{ occurrences: number; bookings: number }>(
+    await db.execute(sql`select (select count(*)::int from class_occurrences) as occurrences,
+      (select count(*)::int from bookings) as bookings`),
+  );
+  console.log(
+    `Seeded ${counts?.occurrences} class times and ${counts?.bookings} bookings in ${fmt((performance.now() - seedStart) / 1000, 1)} s.`,
+  );
+
+  await serverCheck(db, orgId);
+  await monthView(server.url);
+}
+
+/** 50 bookers, each booking 20 times in turn, on 50 class times of 30 places (1,000 requests). */
+async function serverCheck(db: Awaited<ReturnType<typeof startE2eServer>>['db'], orgId: string) {
+  const free = async (n: number) =>
+    rowsOf<{ id: string }>(
+      await db.execute(sql`
+        with picked as (select id from class_occurrences where org_id = ${orgId}
+          and starts_at > now() + interval '1 day' and capacity = 30 order by random()
+          limit ${n})
+        update class_occurrences set capacity = booked_count + 30 where id in (select id from picked)
+        returning id`),
+    ).map((row) => row.id);
+  const people = rowsOf<{ id: string }>(
+    await db.execute(
+      sql`select id from users where email like 'bench-%@example.test' limit ${BOOKERS * PER_BOOKER}`,
+    ),
+  ).map((row) => row.id);
+  const staff = rowsOf<{ id: string }>(
+    await db.execute(
+      sql`select user_id as id from memberships where org_id = ${orgId} and kind = 'staff' limit 1`,
+    ),
+  )[0]!.id;
+  const actor: Actor = {
+    userId: staff,
+    view: 'org',
+    orgId,
+    claims: ['manage-schedule'],
+    familyUserIds: [staff],
+  };
+  const collection = collectionDefinitions.bookings;
+  const scope = collection.scopeFor(actor);
+
+  const realTimes = await free(BOOKERS);
+  const floorTimes = await free(BOOKERS);
+  const latencies: number[] = [];
+  const floorLatencies: number[] = [];
+
+  const run = async (lane: (booker: number, round: number) => Promise<void>, into: number[]) => {
+    const start = performance.now();
+    await Promise.all(
+      Array.from({ length: BOOKERS }, async (_, booker) => {
+        for (let round = 0; round < PER_BOOKER; round++) {
+          const t0 = performance.now();
+          await lane(booker, round);
+          into.push(performance.now() - t0);
+        }
+      }),
+    );
+    return performance.now() - start;
+  };
+
+  // Each booker books 20 different people onto the class times in turn: every class time is
+  // written by many bookers at once (the contention the lock is for).
+  const real = await run(async (booker, round) => {
+    const at = new Date().toISOString();
+    await pushChanges(db, collection, actor, scope, [
+      {
+        assumedMasterState: null,
+        newDocumentState: {
+          id: crypto.randomUUID(),
+          orgId,
+          customerUserId: people[booker * PER_BOOKER + round]!,
+          customerName: '',
+          occurrenceId: realTimes[(booker + round) % realTimes.length]!,
+          status: 'requested',
+          appointment: null,
+          joinWaitlist: true,
+          paidWith: null,
+          refusal: null,
+          requestedAt: at,
+          decidedAt: null,
+          checkedInAt: null,
+          updatedAt: at,
+          _deleted: false,
+        },
+      },
+    ]);
+  }, latencies);
+
+  const floor = await run(async (booker, round) => {
+    const occurrenceId = floorTimes[(booker + round) % floorTimes.length]!;
+    await db.execute(sql`
+      with place as (
+        update class_occurrences set booked_count = booked_count + 1
+        where id = ${occurrenceId} and booked_count < capacity returning id)
+      insert into bookings (id, org_id, customer_user_id, occurrence_id, status, updated_at)
+      select gen_random_uuid(), ${orgId}, ${people[booker * PER_BOOKER + round]!}, place.id::text,
+        'booked', now()
+      from place`);
+  }, floorLatencies);
+
+  const [check] = rowsOf<{ over: number; booked: number; waiting: number }>(
+    await db.execute(sql`select count(*) filter (where booked_count > capacity)::int as over,
+      sum(booked_count)::int as booked, sum(waitlist_count)::int as waiting
+      from class_occurrences where id::text = any(${sql.raw(`array[${realTimes.map((id) => `'${id}'`).join(',')}]`)})`),
+  );
+  const total = BOOKERS * PER_BOOKER;
+  printTable(
+    `The server's check of a booking — ${BOOKERS} concurrent bookers × ${PER_BOOKER} (${total} requests) on ${BOOKERS} class times with 30 places free`,
+    ['', 'p50 ms', 'p95 ms', 'bookings/s', 'vs floor (p50)'],
+    [
+      [
+        'bare conditional INSERT (floor)',
+        fmt(median(floorLatencies), 1),
+        fmt(percentile(floorLatencies, 95), 1),
+        fmt(total / (floor / 1000)),
+        '1.00×',
+      ],
+      [
+        'push → writeBookings',
+        fmt(median(latencies), 1),
+        fmt(percentile(latencies, 95), 1),
+        fmt(total / (real / 1000)),
+        ratio(median(latencies) / median(floorLatencies)),
+      ],
+    ],
+  );
+  console.log(
+    `Places never over capacity: ${check?.over === 0 ? 'yes' : 'NO'} (${check?.booked} places taken, ${check?.waiting} waiting, on ${realTimes.length} class times).`,
+  );
+}
+
+/** The staff calendar's month, month after month, from the replica — and the IndexedDB floor. */
+async function monthView(url: string) {
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  onCleanup(() => browser.close());
+  const page = await (
+    await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  ).newPage();
+  await logIn(page, url, demoLogins.owner.email);
+  await page.goto(`${url}/dashboard/calendar`);
+  const pullStart = performance.now();
+  // The first visit replicates the whole timetable and every booking (staff see all).
+  await page.getByRole('status').filter({ hasText: 'Synced' }).waitFor({ timeout: 600_000 });
+  await page
+    .getByRole('button', { name: /Class \d+/ })
+    .first()
+    .waitFor({ timeout: 600_000 });
+  console.log(
+    `First visit: the replica of ~10k class times and 100k bookings filled in ${fmt((performance.now() - pullStart) / 1000, 1)} s.`,
+  );
+  await page.locator('button[aria-label="Month view"]').click();
+  await page
+    .getByRole('button', { name: /Class \d+/ })
+    .first()
+    .waitFor();
+
+  const months: number[] = [];
+  for (let i = 0; i < MONTH_RUNS; i++) {
+    const title = await page.getByRole('heading', { level: 2 }).first().innerText();
+    const t0 = performance.now();
+    await page.locator('button[aria-label="Next Month"]').click();
+    await page.waitForFunction(
+      (before) => {
+        const heading = document.querySelector('h2');
+        return (
+          heading &&
+          heading.textContent !== before &&
+          document.querySelectorAll('[role="button"]').length > 20
+        );
+      },
+      title,
+      { timeout: 30_000 },
+    );
+    months.push(performance.now() - t0);
+  }
+
+  // The floor: the same number of records (a month's class times) read straight from the
+  // replica's IndexedDB store, in the page.
+  const floor = await page.evaluate(async (runs) => {
+    const names = (await indexedDB.databases())
+      .map((d) => d.name ?? '')
+      .filter((n) => n.includes('occurrences'));
+    const name = names[0];
+    if (!name) return { error: 'no occurrences store', times: [] as number[] };
+    const open = () =>
+      new Promise<IDBDatabase>((resolve, reject) => {
+        const request = indexedDB.open(name);
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => reject(request.error);
+      });
+    const idb = await open();
+    const store = idb.objectStoreNames.item(0) ?? '';
+    const times: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      const t0 = performance.now();
+      await new Promise<void>((resolve, reject) => {
+        const request = idb
+          .transaction(store, 'readonly')
+          .objectStore(store)
+          .getAll(undefined, 900);
+        request.onsuccess = () => resolve();
+        request.onerror = () => reject(request.error);
+      });
+      times.push(performance.now() - t0);
+    }
+    idb.close();
+    return { error: null, times };
+  }, MONTH_RUNS);
+  printTable(
+    `The staff calendar's month from the replica (Chromium; ${MONTH_RUNS} months in turn; ~870 class times a month)`,
+    ['', 'median ms', 'p95 ms', 'vs floor'],
+    [
+      [
+        'IndexedDB getAll of 900 records (floor)',
+        fmt(median(floor.times), 1),
+        fmt(percentile(floor.times, 95), 1),
+        '1.00×',
+      ],
+      [
+        'Next month → drawn (live query + FullCalendar)',
+        fmt(median(months), 1),
+        fmt(percentile(months, 95), 1),
+        ratio(median(months) / median(floor.times)),
+      ],
+    ],
+  );
+  if (floor.error) console.log(`Floor not measured: ${floor.error}`);
+}
+
+void runBench('schedule', 20 * 60_000, main);
