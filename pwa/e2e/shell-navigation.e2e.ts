@@ -36,15 +36,17 @@ describe('the navigation each person sees', () => {
       'Customers',
       'Point of Sale',
       'Products',
+      'Schedule',
       'Give feedback',
     ]);
     await comingSoon(page)
       .getByText(/^Coming soon \(\d+\)$/)
       .click();
     expect(await comingSoonItems(page)).toEqual(
-      expect.arrayContaining(['Leads', 'Schedule', 'Forms', 'Reviews']),
+      expect.arrayContaining(['Leads', 'Forms', 'Reviews']),
     );
     expect(await comingSoonItems(page)).not.toContain('Point of Sale');
+    expect(await comingSoonItems(page)).not.toContain('Schedule');
     expect(await comingSoon(page).getByRole('link').count()).toBe(0);
     expect(
       await sidebar(page).getByRole('link', { name: 'Give feedback' }).getAttribute('href'),

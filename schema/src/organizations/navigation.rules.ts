@@ -58,6 +58,7 @@ export const navGroups: NavGroup[] = [
         path: '/dashboard/calendar',
         anyOf: ['manage-schedule'],
         hiddenOnJobber: true,
+        ready: true,
       },
       { label: 'Forms', path: '/dashboard/forms', anyOf: ['manage-forms'] },
     ],
