@@ -167,6 +167,8 @@ export function CalendarPage({
           slotMinTime="05:00:00"
           slotMaxTime="23:00:00"
           nowIndicator
+          // A busy month shows a few a day and '+N more': a month of 800 class times stays quick.
+          dayMaxEvents
           headerToolbar={{
             start: 'prev,today,next',
             center: 'title',
