@@ -244,6 +244,8 @@ async function decideRequest(
   },
 ): Promise<Verdict> {
   const { doc, occurrence, now } = input;
+  // Appointment slots (a type, a staff member, a start) are not booked by the server yet.
+  if (doc.appointment) return refused(bookingMessages.appointmentsNotYet);
   if (!occurrence) return refused(bookingMessages.noSuchClass);
   if (occurrence.status === 'cancelled') return refused(bookingMessages.classCancelled);
   // Staff may still add a walk-in while the class runs; customers book before it starts.

@@ -363,6 +363,20 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
       paidWith: 'free',
       refusal: null,
     });
+    // An appointment request is refused in words until appointment slots are built.
+    const appointment = booking(a.org.id, a.parent.id, {
+      occurrenceId: crypto.randomUUID(),
+      appointment: {
+        typeId: crypto.randomUUID(),
+        staffUserId: a.manager.id,
+        startsAt: new Date().toISOString(),
+      },
+    });
+    await pushNew(a.parent, [appointment]);
+    expect(await stored(appointment.id)).toMatchObject({
+      status: 'refused',
+      refusal: bookingMessages.appointmentsNotYet,
+    });
     const master = await pulled(a.parent, sly.id);
     const checkIn = { ...master, status: 'attended', updatedAt: new Date().toISOString() };
     const self = await push(a.parent, [{ assumedMasterState: master, newDocumentState: checkIn }]);
