@@ -91,10 +91,18 @@ describe('the Content-Security-Policy in the browser', () => {
       ['/dashboard/crm', 'Customers'],
       ['/dashboard/time-tracking', 'Time Tracking'],
       ['/dashboard/organization-management', 'Branding'],
+      // FullCalendar lays the week out through the DOM's style object, which the policy allows.
+      ['/dashboard/calendar', 'Schedule'],
     ] as const) {
       await page.goto(`${server.url}${path}`);
       await page.getByRole('heading', { name: heading }).first().waitFor();
     }
+    // Next week always has the demo's Monday yoga, whatever day this runs.
+    await page.getByRole('button', { name: 'Next Week' }).click();
+    await page
+      .getByRole('button', { name: /Morning yoga/ })
+      .first()
+      .waitFor({ timeout: 30_000 });
     // Again from the service worker's copy of the shell.
     await controlledByServiceWorker(page);
     await page.goto(`${server.url}/dashboard`);
