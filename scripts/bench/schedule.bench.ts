@@ -280,14 +280,24 @@ async function monthView(url: string) {
   // replica's IndexedDB store, in the page.
   // A string, not a function: tsx would wrap inner functions in a helper the page lacks.
   const floor = (await page.evaluate(`(async () => {
-    const names = (await indexedDB.databases()).map((d) => d.name || '').filter((n) => n.includes('occurrences'));
-    if (!names[0]) return { error: 'no occurrences store', times: [] };
+    const names = (await indexedDB.databases()).map((d) => d.name || '').filter((n) => n.endsWith('--occurrences'));
+    if (!names[0]) return { error: 'no occurrences store among ' + (await indexedDB.databases()).map((d) => d.name).join(', '), times: [] };
     const idb = await new Promise((resolve, reject) => {
       const request = indexedDB.open(names[0]);
       request.onsuccess = () => resolve(request.result);
       request.onerror = () => reject(request.error);
     });
-    const store = idb.objectStoreNames.item(0);
+    // The store holding the documents (Dexie keeps a few beside it): the largest one.
+    let store = null;
+    let most = -1;
+    for (const name of idb.objectStoreNames) {
+      const count = await new Promise((resolve) => {
+        const request = idb.transaction(name, 'readonly').objectStore(name).count();
+        request.onsuccess = () => resolve(request.result);
+        request.onerror = () => resolve(-1);
+      });
+      if (count > most) { most = count; store = name; }
+    }
     const times = [];
     for (let i = 0; i < ${MONTH_RUNS}; i++) {
       const t0 = performance.now();
@@ -299,8 +309,8 @@ async function monthView(url: string) {
       times.push(performance.now() - t0);
     }
     idb.close();
-    return { error: null, times };
-  })()`)) as { error: string | null; times: number[] };
+    return { error: null, times, store: names[0] + ' / ' + store + ' (' + most + ' records)' };
+  })()`)) as { error: string | null; times: number[]; store?: string };
   printTable(
     `The staff calendar's month from the replica (Chromium; ${MONTH_RUNS} months in turn; ~870 class times a month)`,
     ['', 'median ms', 'p95 ms', 'vs floor'],
@@ -320,6 +330,7 @@ async function monthView(url: string) {
     ],
   );
   if (floor.error) console.log(`Floor not measured: ${floor.error}`);
+  else console.log(`Floor read from ${floor.store}.`);
 }
 
 void runBench('schedule', 20 * 60_000, main);
