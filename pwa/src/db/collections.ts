@@ -121,6 +121,16 @@ export const replicatedDefinitions: {
     replicatedCollections.occurrences.schema,
     rxSchemaOf('occurrences'),
   ),
+  'appointment-types': defineCollection(
+    localNameOf('appointment-types'),
+    replicatedCollections['appointment-types'].schema,
+    rxSchemaOf('appointment-types'),
+  ),
+  availability: defineCollection(
+    localNameOf('availability'),
+    replicatedCollections.availability.schema,
+    rxSchemaOf('availability'),
+  ),
 };
 
 export const rejectionsDefinition = defineCollection(

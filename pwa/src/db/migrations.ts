@@ -39,5 +39,8 @@ export const migrationStrategies: Record<CollectionName, MigrationStrategies> = 
   invoices: {},
   credits: {},
   classes: {},
-  occurrences: {},
+  // v1: appointments among the class times.
+  occurrences: { 1: pullAgain },
+  'appointment-types': {},
+  availability: {},
 };

@@ -30,6 +30,8 @@ const merges: { [N in CollectionName]: Merge<DocOf<N>> } = {
   // The schedule, read-only on devices (decision 0066).
   classes: (master) => master,
   occurrences: (master) => master,
+  'appointment-types': (master) => master,
+  availability: (master) => master,
 };
 
 /**

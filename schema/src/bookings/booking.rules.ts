@@ -25,7 +25,6 @@ export const bookingMessages = {
     'This class has a price and nothing you hold includes it: buy a membership or class pack in the Shop, or ask at the front desk.',
   pastCutoff: 'Cancellations close {hours} before the class; ask the organization.',
   notCheckedInYet: 'Check in only people who are booked for this class.',
-  appointmentsNotYet: 'Appointments cannot be booked in the app yet; ask the organization.',
 } as const;
 
 /** The places a booking takes: waiting and asking take none. */

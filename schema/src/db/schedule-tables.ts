@@ -4,6 +4,7 @@ import {
   check,
   index,
   integer,
+  jsonb,
   pgTable,
   text,
   uniqueIndex,
@@ -12,6 +13,7 @@ import {
 import { instant } from './instant-column.ts';
 import { replicatedStampedOnInsert } from './replicated-tables.ts';
 import { organizations, users } from './tables.ts';
+import type { AvailabilityException, WeeklyAvailability } from '../schedule/availability.ts';
 
 /**
  * The schedule (issue 16, decision 0066): a class or event series, and one row per occurrence.
@@ -61,6 +63,71 @@ export const scheduleClasses = pgTable(
   ],
 );
 
+/**
+ * An appointment type (issue 16): what a customer books one-to-one with a member of staff — its
+ * length, the buffer kept clear around it, what pays for it, and who gives it. Booking one makes
+ * a class time of its own (kind 'appointment', one place) when the slot is free.
+ */
+export const appointmentTypes = pgTable(
+  'appointment_types',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    location: text('location').notNull().default(''),
+    durationMinutes: integer('duration_minutes').notNull(),
+    bufferMinutes: integer('buffer_minutes').notNull().default(0),
+    priceMinor: integer('price_minor'),
+    currency: text('currency').notNull(),
+    staffUserIds: uuid('staff_user_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    entitlingProductIds: uuid('entitling_product_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    punchCardGroupIds: uuid('punch_card_group_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::uuid[]`),
+    timeZone: text('time_zone').notNull(),
+    createdAt: instant('created_at')
+      .notNull()
+      .default(sql`now()`),
+    ...replicatedStampedOnInsert(),
+  },
+  (t) => [index('appointment_types_feed').on(t.orgId, t.txid, t.id)],
+);
+
+/**
+ * A staff member's weekly hours for appointments, with the days that differ — one row per staff
+ * member and organisation, replicated read-only so a customer's device finds free slots offline.
+ */
+export const staffAvailability = pgTable(
+  'staff_availability',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    staffName: text('staff_name').notNull(),
+    weekly: jsonb('weekly').$type<WeeklyAvailability>().notNull().default([]),
+    exceptions: jsonb('exceptions').$type<AvailabilityException[]>().notNull().default([]),
+    ...replicatedStampedOnInsert(),
+  },
+  (t) => [
+    index('staff_availability_feed').on(t.orgId, t.txid, t.id),
+    uniqueIndex('staff_availability_person').on(t.orgId, t.userId),
+  ],
+);
+
 export const classOccurrences = pgTable(
   'class_occurrences',
   {
@@ -68,13 +135,15 @@ export const classOccurrences = pgTable(
     orgId: uuid('org_id')
       .notNull()
       .references(() => organizations.id, { onDelete: 'cascade' }),
-    classId: uuid('class_id')
-      .notNull()
-      .references(() => scheduleClasses.id, { onDelete: 'cascade' }),
+    /** The series; null for an appointment (which names its type instead). */
+    classId: uuid('class_id').references(() => scheduleClasses.id, { onDelete: 'cascade' }),
+    appointmentTypeId: uuid('appointment_type_id').references(() => appointmentTypes.id, {
+      onDelete: 'cascade',
+    }),
     /** The day the series' rule gave this occurrence: its key within the series. */
     ruleDay: text('rule_day').notNull(),
     title: text('title').notNull(),
-    kind: text('kind', { enum: ['class', 'event'] }).notNull(),
+    kind: text('kind', { enum: ['class', 'event', 'appointment'] }).notNull(),
     location: text('location').notNull().default(''),
     coachUserId: uuid('coach_user_id').references(() => users.id, { onDelete: 'set null' }),
     coachName: text('coach_name'),
@@ -94,6 +163,12 @@ export const classOccurrences = pgTable(
   (t) => [
     index('class_occurrences_feed').on(t.orgId, t.txid, t.id),
     index('class_occurrences_when').on(t.orgId, t.startsAt),
+    // A staff member's busy times, read under their appointment lock.
+    index('class_occurrences_coach').on(t.coachUserId, t.startsAt),
+    check(
+      'class_occurrences_origin',
+      sql`(${t.classId} is null) <> (${t.appointmentTypeId} is null)`,
+    ),
     uniqueIndex('class_occurrences_rule_day').on(t.classId, t.ruleDay),
     check('class_occurrences_counts', sql`${t.bookedCount} >= 0 and ${t.waitlistCount} >= 0`),
     // The guarantee: never more places taken than the class has.
@@ -124,4 +199,10 @@ export const calendarFeeds = pgTable(
   (t) => [uniqueIndex('calendar_feeds_person').on(t.orgId, t.userId)],
 );
 
-export const scheduleTables = { scheduleClasses, classOccurrences, calendarFeeds };
+export const scheduleTables = {
+  scheduleClasses,
+  appointmentTypes,
+  staffAvailability,
+  classOccurrences,
+  calendarFeeds,
+};

@@ -140,13 +140,20 @@ export const classDocSchema = z.object({
 export type ClassDoc = z.infer<typeof classDocSchema>;
 
 export const occurrenceStatuses = ['scheduled', 'cancelled'] as const;
+/** A class time is a class's or event's, or a booked appointment's (one place). */
+export const occurrenceKinds = [...classKinds, 'appointment'] as const;
 
-/** One time a class or event happens, replicated read-only (collection `occurrences`). */
+/**
+ * One time a class or event happens — or an appointment booked — replicated read-only
+ * (collection `occurrences`). An appointment names its type instead of a series and carries no
+ * customer: who booked it is in the bookings, which only the family and staff replicate.
+ */
 export const occurrenceDocSchema = z.object({
   id: documentIdSchema,
   orgId: z.uuid(),
-  classId: z.uuid(),
-  kind: z.enum(classKinds),
+  classId: z.uuid().nullable(),
+  appointmentTypeId: z.uuid().nullable(),
+  kind: z.enum(occurrenceKinds),
   title: z.string().max(120),
   location: z.string().max(200),
   coachUserId: z.uuid().nullable(),

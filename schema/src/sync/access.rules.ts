@@ -1,5 +1,6 @@
 import type { CollectionName } from './collections.ts';
 import { collectionNames } from './collections.ts';
+import { claims } from '../organizations/claims.ts';
 
 /** `kiosk`: a front-desk device holding a kiosk credential of its organisation, not a person. */
 export type Viewer = {
@@ -60,6 +61,8 @@ export function accessTo(collection: CollectionName, viewer: Viewer): Access | n
       return staff ? null : { reach: 'family', writable: false };
     case 'classes':
     case 'occurrences':
+    case 'appointment-types':
+    case 'availability':
       // The timetable, on every member's device so the calendar opens offline; staff with
       // manage-schedule change it through the schedule routes (decision 0066).
       return { reach: 'all', writable: false };
@@ -68,4 +71,15 @@ export function accessTo(collection: CollectionName, viewer: Viewer): Access | n
 
 export function collectionsFor(viewer: Viewer): CollectionName[] {
   return collectionNames.filter((name) => accessTo(name, viewer) !== null);
+}
+
+/**
+ * Whether anyone at all may push to a collection (staff holding every claim, a customer, a
+ * kiosk): the read-only ones — the timetable, the catalogue — take no push body at all.
+ */
+export function writableBySomeone(collection: CollectionName): boolean {
+  const orgId = 'any';
+  return (['org', 'customer', 'kiosk'] as const).some(
+    (view) => accessTo(collection, { view, orgId, claims })?.writable === true,
+  );
 }

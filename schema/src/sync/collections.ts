@@ -6,6 +6,7 @@ import { creditDocSchema } from '../payments/credit-doc.zod.ts';
 import { productDocSchema } from '../payments/product-doc.zod.ts';
 import { invoiceDocSchema, purchaseDocSchema } from '../payments/purchase-docs.zod.ts';
 import { rosterItemDocSchema } from '../roster/roster-item.zod.ts';
+import { appointmentTypeDocSchema, availabilityDocSchema } from '../schedule/appointments.zod.ts';
 import { classDocSchema, occurrenceDocSchema } from '../schedule/schedule.zod.ts';
 import { timeEntryDocSchema } from '../time-tracking/time-entry.zod.ts';
 
@@ -32,7 +33,11 @@ export const replicatedCollections = {
   credits: { schema: creditDocSchema, version: 0, indexes: ['customerUserId'] },
   // The schedule, read-only on every member's device (decision 0066).
   classes: { schema: classDocSchema, version: 0, indexes: [] },
-  occurrences: { schema: occurrenceDocSchema, version: 0, indexes: ['startsAt', 'classId'] },
+  // v1: booked appointments are class times too (no series, a type instead).
+  occurrences: { schema: occurrenceDocSchema, version: 1, indexes: ['startsAt'] },
+  // Appointment types and staff hours: customers' devices find free slots offline.
+  'appointment-types': { schema: appointmentTypeDocSchema, version: 0, indexes: [] },
+  availability: { schema: availabilityDocSchema, version: 0, indexes: ['userId'] },
 } as const satisfies Record<
   string,
   { schema: z.ZodObject; version: number; indexes: readonly string[] }

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import {
+  appointmentTypes,
   bookings,
   classOccurrences,
   guardianLinks,
@@ -114,20 +115,44 @@ const noTerms: ClassTerms = {
   timeZone: 'UTC',
 };
 
+/** What pays for a class time: its series', or its appointment type's. */
+const termsColumns = {
+  priceMinor: sql<
+    number | null
+  >`coalesce(${scheduleClasses.priceMinor}, ${appointmentTypes.priceMinor})`,
+  entitlingProductIds: sql<
+    string[] | null
+  >`coalesce(${scheduleClasses.entitlingProductIds}, ${appointmentTypes.entitlingProductIds})::text[]`,
+  punchCardGroupIds: sql<
+    string[] | null
+  >`coalesce(${scheduleClasses.punchCardGroupIds}, ${appointmentTypes.punchCardGroupIds})::text[]`,
+  timeZone: sql<string | null>`coalesce(${scheduleClasses.timeZone}, ${appointmentTypes.timeZone})`,
+};
+
+const termsOf = (row: {
+  priceMinor: number | null;
+  entitlingProductIds: string[] | null;
+  punchCardGroupIds: string[] | null;
+  timeZone: string | null;
+}): ClassTerms =>
+  row.timeZone === null
+    ? noTerms
+    : {
+        priceMinor: row.priceMinor,
+        entitlingProductIds: row.entitlingProductIds ?? [],
+        punchCardGroupIds: row.punchCardGroupIds ?? [],
+        timeZone: row.timeZone,
+      };
+
 export async function lockOccurrences(tx: Tx, orgId: string, ids: readonly string[]) {
   const wanted = [...new Set(ids)].filter((id) => uuidShape.test(id));
   if (wanted.length === 0) return new Map<string, LockedOccurrence>();
-  // With the terms of each series (what pays for a place): one read for the whole check.
+  // With the terms of each series or type (what pays for a place): one read for the check.
   const rows = await tx
-    .select({
-      occurrence: classOccurrences,
-      priceMinor: scheduleClasses.priceMinor,
-      entitlingProductIds: scheduleClasses.entitlingProductIds,
-      punchCardGroupIds: scheduleClasses.punchCardGroupIds,
-      timeZone: scheduleClasses.timeZone,
-    })
+    .select({ occurrence: classOccurrences, ...termsColumns })
     .from(classOccurrences)
     .leftJoin(scheduleClasses, eq(scheduleClasses.id, classOccurrences.classId))
+    .leftJoin(appointmentTypes, eq(appointmentTypes.id, classOccurrences.appointmentTypeId))
     .where(
       and(
         eq(classOccurrences.orgId, orgId),
@@ -140,18 +165,7 @@ export async function lockOccurrences(tx: Tx, orgId: string, ids: readonly strin
   return new Map(
     rows.map((row): [string, LockedOccurrence] => [
       row.occurrence.id,
-      {
-        ...row.occurrence,
-        terms:
-          row.timeZone === null
-            ? noTerms
-            : {
-                priceMinor: row.priceMinor,
-                entitlingProductIds: row.entitlingProductIds ?? [],
-                punchCardGroupIds: row.punchCardGroupIds ?? [],
-                timeZone: row.timeZone,
-              },
-      },
+      { ...row.occurrence, terms: termsOf(row) },
     ]),
   );
 }
@@ -247,7 +261,7 @@ export async function lockActiveBookingsOf(tx: Tx, orgId: string, occurrenceId: 
 
 export async function saveOccurrenceCounts(
   tx: Tx,
-  counts: ReadonlyArray<{ id: string; bookedCount: number; waitlistCount: number }>,
+  counts: ReadonlyArray<Pick<OccurrenceRow, 'id' | 'bookedCount' | 'waitlistCount' | 'status'>>,
 ) {
   for (const count of counts) {
     await tx
@@ -255,6 +269,8 @@ export async function saveOccurrenceCounts(
       .set({
         bookedCount: count.bookedCount,
         waitlistCount: count.waitlistCount,
+        // An appointment cancelled by its booker is cancelled with them (bookings.service.ts).
+        status: count.status,
         updatedAt: new Date(),
       })
       .where(eq(classOccurrences.id, count.id));
@@ -271,23 +287,18 @@ export async function creditGroupsOf(tx: Tx, ids: readonly string[]) {
   return new Map(rows.map((row) => [row.id, row.creditGroupId]));
 }
 
-/** What pays for a class time's places: its series' price and entitlements. */
+/** What pays for a class time's places: its series' or appointment type's terms. */
 export async function classTermsOf(
   tx: Tx | Db,
-  occurrence: Pick<OccurrenceRow, 'classId'>,
+  occurrence: Pick<OccurrenceRow, 'id'>,
 ): Promise<ClassTerms> {
-  const [series] = await tx
-    .select({
-      priceMinor: scheduleClasses.priceMinor,
-      entitlingProductIds: scheduleClasses.entitlingProductIds,
-      punchCardGroupIds: scheduleClasses.punchCardGroupIds,
-      timeZone: scheduleClasses.timeZone,
-    })
-    .from(scheduleClasses)
-    .where(eq(scheduleClasses.id, occurrence.classId));
-  return (
-    series ?? { priceMinor: null, entitlingProductIds: [], punchCardGroupIds: [], timeZone: 'UTC' }
-  );
+  const [row] = await tx
+    .select(termsColumns)
+    .from(classOccurrences)
+    .leftJoin(scheduleClasses, eq(scheduleClasses.id, classOccurrences.classId))
+    .leftJoin(appointmentTypes, eq(appointmentTypes.id, classOccurrences.appointmentTypeId))
+    .where(eq(classOccurrences.id, occurrence.id));
+  return row ? termsOf(row) : noTerms;
 }
 
 /**
@@ -331,13 +342,19 @@ export async function lockBookingWriters(
   );
 }
 
+/**
+ * A booking's class time: named by the booking, and of the booking's organisation — a booking
+ * may name another organisation's id (it is refused), and must never be joined to it.
+ */
+const bookingsClassTime = sql`${classOccurrences.id}::text = ${bookings.occurrenceId} and ${classOccurrences.orgId} = ${bookings.orgId}`;
+
 /** What a notice about bookings needs: each booking with its class time, in one read. */
 export async function bookingsWithTimes(tx: Tx | Db, orgId: string, ids: readonly string[]) {
   if (ids.length === 0) return [];
   return tx
     .select({ booking: bookings, occurrence: classOccurrences })
     .from(bookings)
-    .innerJoin(classOccurrences, sql`${classOccurrences.id}::text = ${bookings.occurrenceId}`)
+    .innerJoin(classOccurrences, bookingsClassTime)
     .where(and(eq(bookings.orgId, orgId), inArray(bookings.id, [...ids])));
 }
 
@@ -372,7 +389,7 @@ export async function claimReminders(tx: Tx | Db, from: Date, to: Date, limit: n
     .set({ remindedAt: new Date() })
     .where(
       sql`${bookings.id} in (select ${bookings.id} from ${bookings}
-        join ${classOccurrences} on ${classOccurrences.id}::text = ${bookings.occurrenceId}
+        join ${classOccurrences} on ${bookingsClassTime}
         where ${bookings.status} = 'booked' and ${bookings.remindedAt} is null
           and ${bookings.deleted} = false and ${classOccurrences.status} = 'scheduled'
           and ${classOccurrences.startsAt} >= ${from.toISOString()}::timestamptz
@@ -394,7 +411,7 @@ export async function feedBookingsOf(
   return db
     .select({ booking: bookings, occurrence: classOccurrences })
     .from(bookings)
-    .innerJoin(classOccurrences, sql`${classOccurrences.id}::text = ${bookings.occurrenceId}`)
+    .innerJoin(classOccurrences, bookingsClassTime)
     .where(
       and(
         eq(bookings.orgId, orgId),

@@ -9,11 +9,17 @@ import {
   type Payment,
 } from '@platform/schema/bookings/booking.rules';
 import type { BookingDoc } from '@platform/schema/bookings/booking.zod';
+import { appointmentMessages } from '@platform/schema/schedule/appointments.zod';
 import { dayKeyOf, orgTimeZone } from '@platform/schema/time-tracking/org-calendar';
 import type { Db, Tx } from '../db/open-database.ts';
 import { icsUidOf, type IcsEntry } from '@platform/schema/schedule/ics';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { holdingsOf, refundBookingCredits, useCredits } from '../payments/credits.service.ts';
+import {
+  checkAskedAppointment,
+  lockAppointmentSlots,
+  saveAppointment,
+} from '../schedule/appointments.service.ts';
 import type { Actor } from '../sync/actor.ts';
 import { notifyChange } from '../sync/change-feed.ts';
 import type { Change, RuleError, WriteContext } from '../sync/collection-definition.ts';
@@ -61,7 +67,9 @@ function whoIs(actor: Actor): Who {
 function ruleBroken(who: Who, { next, master }: Change<BookingDoc>): string | null {
   if (
     master &&
-    (master.customerUserId !== next.customerUserId || master.occurrenceId !== next.occurrenceId)
+    (master.customerUserId !== next.customerUserId ||
+      master.occurrenceId !== next.occurrenceId ||
+      !sameAppointment(master.appointment, next.appointment))
   )
     return bookingMessages.cannotMove;
   if (next._deleted || master?._deleted) {
@@ -72,6 +80,16 @@ function ruleBroken(who: Who, { next, master }: Change<BookingDoc>): string | nu
   if (from === 'attended' || from === 'no-show') return bookingMessages.settledByStaff;
   if (from === null) return bookingMessages.newMustRequest;
   return who === 'customer' ? bookingMessages.customerStatus : bookingMessages.staffStatus;
+}
+
+/** What was asked for as an appointment is fixed, like the class time (a slot is not moved). */
+function sameAppointment(a: BookingDoc['appointment'], b: BookingDoc['appointment']): boolean {
+  if (!a || !b) return !a && !b;
+  return (
+    a.typeId === b.typeId &&
+    a.staffUserId === b.staffUserId &&
+    Date.parse(a.startsAt) === Date.parse(b.startsAt)
+  );
 }
 
 /** A new booking, or one asked again after a refusal or cancellation. */
@@ -102,6 +120,14 @@ export async function writeBookings(
   if (errors.length) return errors;
 
   const now = context.now;
+  // Appointment requests: each staff member's slots are checked one request at a time — these
+  // locks first, in one order, before any class time's (appointment.repository.ts).
+  await lockAppointmentSlots(
+    tx,
+    changes
+      .filter(isRequest)
+      .flatMap((c) => (c.next.appointment ? [c.next.appointment.staffUserId] : [])),
+  );
   const occurrences = new Map<string, OccurrenceState>();
   for (const [id, row] of await lockOccurrences(
     tx,
@@ -121,7 +147,10 @@ export async function writeBookings(
       Date.parse(next.updatedAt),
       master.decidedAt ? Date.parse(master.decidedAt) : 0,
     );
-    if (!customerMayCancel(master, { cancelBy: occurrence.cancelBy.toISOString() }, at)) {
+    // Once the class has begun by the server's clock, a held place is the organisation's to
+    // settle (attended or no-show): no device's stamp reaches back for a credit.
+    const begun = takesPlace(master.status) && now.getTime() >= occurrence.startsAt.getTime();
+    if (begun || !customerMayCancel(master, { cancelBy: occurrence.cancelBy.toISOString() }, at)) {
       const hours = Math.round(
         (occurrence.startsAt.getTime() - occurrence.cancelBy.getTime()) / 3_600_000,
       );
@@ -158,14 +187,23 @@ export async function writeBookings(
       customerName: people.get(next.customerUserId)?.name ?? master?.customerName ?? '',
     };
     if (isRequest(change)) {
-      const verdict = await decideRequest(tx, {
-        actorUserId: actor.userId,
-        who,
-        doc,
-        occurrence,
-        now,
-        alreadyHolds: holdsOther(next.occurrenceId, next.customerUserId, next.id),
-      });
+      const verdict = doc.appointment
+        ? await decideAppointment(tx, {
+            actorUserId: actor.userId,
+            who,
+            doc,
+            existing: occurrence,
+            now,
+            made: (made) => occurrences.set(made.id, made),
+          })
+        : await decideRequest(tx, {
+            actorUserId: actor.userId,
+            who,
+            doc,
+            occurrence,
+            now,
+            alreadyHolds: holdsOther(next.occurrenceId, next.customerUserId, next.id),
+          });
       Object.assign(doc, verdict, { decidedAt });
       if (verdict.status !== 'refused')
         active.push({
@@ -244,9 +282,8 @@ async function decideRequest(
   },
 ): Promise<Verdict> {
   const { doc, occurrence, now } = input;
-  // Appointment slots (a type, a staff member, a start) are not booked by the server yet.
-  if (doc.appointment) return refused(bookingMessages.appointmentsNotYet);
-  if (!occurrence) return refused(bookingMessages.noSuchClass);
+  // An appointment's place is its booker's: it is asked for as a slot (decideAppointment).
+  if (!occurrence || occurrence.kind === 'appointment') return refused(bookingMessages.noSuchClass);
   if (occurrence.status === 'cancelled') return refused(bookingMessages.classCancelled);
   // Staff may still add a walk-in while the class runs; customers book before it starts.
   const closesAt = input.who === 'staff' ? occurrence.endsAt : occurrence.startsAt;
@@ -270,6 +307,63 @@ async function decideRequest(
   occurrence.bookedCount += 1;
   occurrence.changed = true;
   return { status: 'booked', paidWith: paid.paidWith, refusal: null, creditGroupId: paid.groupId };
+}
+
+/**
+ * An appointment asked for (a type, a staff member, a start): under that staff member's slot
+ * lock (taken at the start of the push), the start must still be a free slot of their hours —
+ * the same function the device offered it with (appointments.zod.ts) — and something must pay
+ * for it. Then it becomes a class time of its own, with the device's id and one place, taken.
+ */
+async function decideAppointment(
+  tx: Tx,
+  input: {
+    actorUserId: string;
+    who: Who;
+    doc: StoredBooking;
+    /** A class time of the organisation already under this id (a request made twice). */
+    existing: OccurrenceState | undefined;
+    now: Date;
+    made: (occurrence: OccurrenceState) => void;
+  },
+): Promise<Verdict> {
+  const { doc, now } = input;
+  if (!doc.appointment) return refused(bookingMessages.noSuchClass);
+  if (input.existing) return refused(appointmentMessages.slotTaken);
+  const checked = await checkAskedAppointment(tx, {
+    orgId: doc.orgId,
+    occurrenceId: doc.occurrenceId,
+    asked: doc.appointment,
+    now,
+    startedMessage: bookingMessages.classStarted,
+  });
+  if ('refusal' in checked) return refused(checked.refusal);
+  const occurrence: OccurrenceState = {
+    ...checked.row,
+    location: checked.row.location ?? '',
+    coachUserId: checked.row.coachUserId ?? null,
+    coachName: checked.row.coachName ?? '',
+    classId: null,
+    appointmentTypeId: checked.row.appointmentTypeId ?? null,
+    kind: 'appointment',
+    capacity: 1,
+    bookedCount: 0,
+    waitlistCount: 0,
+    status: 'scheduled',
+    detached: true,
+    updatedAt: now,
+    deleted: false,
+    txid: '0',
+    terms: checked.terms,
+    changed: false,
+  };
+  const paid = await payForPlace(tx, occurrence, doc, now, input.actorUserId);
+  if (!paid.ok && input.who === 'customer') return refused(paid.refusal);
+  await saveAppointment(tx, checked);
+  input.made({ ...occurrence, bookedCount: 1, changed: true });
+  return paid.ok
+    ? { status: 'booked', paidWith: paid.paidWith, refusal: null, creditGroupId: paid.groupId }
+    : { status: 'booked', paidWith: 'desk', refusal: null, creditGroupId: null };
 }
 
 const nothingHeld = {
@@ -338,6 +432,8 @@ async function release(
   if (occurrence) {
     if (takesPlace(from)) occurrence.bookedCount = Math.max(0, occurrence.bookedCount - 1);
     if (from === 'waitlisted') occurrence.waitlistCount = Math.max(0, occurrence.waitlistCount - 1);
+    // An appointment is its booker's alone: cancelled with them, its slot free again.
+    if (occurrence.kind === 'appointment' && takesPlace(from)) occurrence.status = 'cancelled';
     occurrence.changed = true;
   }
   // A customer's cancellation reached here only in time (checked above); staff always refund.

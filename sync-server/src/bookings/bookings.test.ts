@@ -9,6 +9,7 @@ import {
   subscriptions,
 } from '@platform/schema/db';
 import { bookingMessages, pastCutoffMessage } from '@platform/schema/bookings/booking.rules';
+import { appointmentMessages } from '@platform/schema/schedule/appointments.zod';
 import { addMembership, insertTestUser } from '../testing/auth-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
 import { booking, seedSyncOrg, waitForVisibility, type Person } from '../testing/sync-fixtures.ts';
@@ -363,7 +364,7 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
       paidWith: 'free',
       refusal: null,
     });
-    // An appointment request is refused in words until appointment slots are built.
+    // An appointment of a type the organisation does not offer is refused in words.
     const appointment = booking(a.org.id, a.parent.id, {
       occurrenceId: crypto.randomUUID(),
       appointment: {
@@ -375,7 +376,7 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
     await pushNew(a.parent, [appointment]);
     expect(await stored(appointment.id)).toMatchObject({
       status: 'refused',
-      refusal: bookingMessages.appointmentsNotYet,
+      refusal: appointmentMessages.typeGone,
     });
     const master = await pulled(a.parent, sly.id);
     const checkIn = { ...master, status: 'attended', updatedAt: new Date().toISOString() };

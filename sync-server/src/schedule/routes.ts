@@ -10,6 +10,13 @@ import {
   occurrenceEditSchema,
   occurrenceIdParamsSchema,
 } from '@platform/schema/schedule/schedule.zod';
+import {
+  appointmentTypeIdParamsSchema,
+  appointmentTypeInputSchema,
+  availabilityInputSchema,
+  staffHoursResponseSchema,
+  staffIdParamsSchema,
+} from '@platform/schema/schedule/appointments.zod';
 import { z } from 'zod';
 import { NotFound, Forbidden } from '../plugins/domain-errors.ts';
 import { requireSession } from '../plugins/session.ts';
@@ -20,6 +27,13 @@ import {
   makeCalendarFeed,
   revokeCalendarFeed,
 } from './calendar-feed.service.ts';
+import {
+  archiveAppointmentType,
+  createAppointmentType,
+  saveStaffHours,
+  staffHoursOf,
+  updateAppointmentType,
+} from './appointments.service.ts';
 import { requireScheduleManager } from './schedule.access.ts';
 import {
   bookingSettingsOf,
@@ -153,6 +167,68 @@ export async function scheduleRoutes(app: FastifyInstance) {
       );
       const { _deleted: _gone, ...doc } = occurrenceToDoc(saved);
       return doc;
+    },
+  );
+
+  // Appointments: the types customers book, and each staff member's hours.
+  api.get(
+    '/api/schedule/staff-hours',
+    { schema: { response: { 200: staffHoursResponseSchema } } },
+    async (request) => staffHoursOf(app.db, (await requireScheduleManager(request)).orgId),
+  );
+  api.put(
+    '/api/schedule/staff-hours/:userId',
+    {
+      schema: { params: staffIdParamsSchema, body: availabilityInputSchema },
+      preValidation: managerFirst,
+    },
+    async (request) =>
+      saveStaffHours(
+        app.db,
+        await requireScheduleManager(request),
+        request.params.userId,
+        request.body,
+      ),
+  );
+  api.post(
+    '/api/schedule/appointment-types',
+    { schema: { body: appointmentTypeInputSchema }, preValidation: managerFirst },
+    async (request, reply) => {
+      const saved = await createAppointmentType(
+        app.db,
+        await requireScheduleManager(request),
+        request.body,
+      );
+      const { _deleted: _gone, ...doc } = saved;
+      return reply.code(201).send(doc);
+    },
+  );
+  api.put(
+    '/api/schedule/appointment-types/:typeId',
+    {
+      schema: { params: appointmentTypeIdParamsSchema, body: appointmentTypeInputSchema },
+      preValidation: managerFirst,
+    },
+    async (request) => {
+      const { _deleted: _gone, ...doc } = await updateAppointmentType(
+        app.db,
+        await requireScheduleManager(request),
+        request.params.typeId,
+        request.body,
+      );
+      return doc;
+    },
+  );
+  api.delete(
+    '/api/schedule/appointment-types/:typeId',
+    { schema: { params: appointmentTypeIdParamsSchema }, preValidation: managerFirst },
+    async (request, reply) => {
+      await archiveAppointmentType(
+        app.db,
+        await requireScheduleManager(request),
+        request.params.typeId,
+      );
+      return reply.code(204).send();
     },
   );
 }

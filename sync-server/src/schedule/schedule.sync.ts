@@ -34,6 +34,7 @@ export function occurrenceToDoc(row: OccurrenceRow): WireDoc<OccurrenceDoc> {
     id: row.id,
     orgId: row.orgId,
     classId: row.classId,
+    appointmentTypeId: row.appointmentTypeId,
     kind: row.kind,
     title: row.title,
     location: row.location,

@@ -4,6 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { collectionNames, isCollectionName } from '@platform/schema/sync/collections';
 import { mostPushBodyBytes } from '@platform/schema/sync/push-limits';
+import { writableBySomeone } from '@platform/schema/sync/access.rules';
 import { pullQuerySchema, pushBodySchema } from '@platform/schema/sync/sync.zod';
 import { NotFound, TooManyRequests } from '../plugins/domain-errors.ts';
 import { replicatingActor, type Actor } from './actor.ts';
@@ -34,7 +35,9 @@ function assertCollection(params: unknown) {
  * The push route's body limit: the largest batch the app can make of any collection (decision
  * 0047), so a batch is never refused for its size and retried for ever.
  */
-export const PUSH_BODY_LIMIT = Math.max(...collectionNames.map(mostPushBodyBytes));
+export const PUSH_BODY_LIMIT = Math.max(
+  ...collectionNames.filter(writableBySomeone).map(mostPushBodyBytes),
+);
 
 /** The replication endpoints (issue 4 wire contract). */
 export const syncRoutes = fp(

@@ -47,6 +47,21 @@ export async function seedSyncOrg(app: FastifyInstance, db: Db) {
   };
 }
 
+/** A new customer of the organisation, signed in to its customer app. */
+export async function signedInCustomer(
+  app: FastifyInstance,
+  db: Db,
+  orgId: string,
+): Promise<Person> {
+  const user = await insertTestUser(db);
+  await addMembership(db, user.id, orgId, 'customer');
+  const { jar } = await logInAs(app, user.email ?? '', {
+    profileType: 'use-customer',
+    profileOrgId: orgId,
+  });
+  return { id: user.id, email: user.email ?? '', jar };
+}
+
 /** Where the default entries are laid out: from here, one per hour, far from the days tests name. */
 const FIRST_SLOT = Date.parse('2020-01-06T09:00:00.000Z');
 const SLOT_MS = 3_600_000;

@@ -14,6 +14,7 @@ const occurrence = (over: Record<string, unknown> = {}) => ({
   id: 'o1',
   orgId: 'org',
   classId: 'c1',
+  appointmentTypeId: null,
   kind: 'class' as const,
   title: 'Spin',
   location: '',

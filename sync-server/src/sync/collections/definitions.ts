@@ -1,4 +1,5 @@
 import {
+  appointmentTypes,
   bookings,
   classOccurrences,
   customerNotes,
@@ -8,6 +9,7 @@ import {
   punchCardCredits,
   rosterItems,
   scheduleClasses,
+  staffAvailability,
   subscriptions,
   timeEntries,
 } from '@platform/schema/db';
@@ -31,6 +33,7 @@ import {
   purchaseToDoc,
 } from '../../payments/payments.sync.ts';
 import { classToDoc, occurrenceToDoc } from '../../schedule/schedule.service.ts';
+import { appointmentTypeToDoc, availabilityToDoc } from '../../schedule/appointments.service.ts';
 import type { Actor, Scope } from '../actor.ts';
 import type { AnyReplicatedCollection, RuleError } from '../collection-definition.ts';
 
@@ -173,5 +176,25 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     scopeFor: scopeOf('occurrences'),
     toDoc: occurrenceToDoc,
     writeBatch: readOnly('Class times are changed in the calendar.'),
+  },
+  'appointment-types': {
+    name: 'appointment-types',
+    docSchema: replicatedCollections['appointment-types'].schema,
+    table: appointmentTypes,
+    ownerColumn: appointmentTypes.orgId,
+    ownerOf: (doc: { orgId: string }) => doc.orgId,
+    scopeFor: scopeOf('appointment-types'),
+    toDoc: appointmentTypeToDoc,
+    writeBatch: readOnly('Appointment types are changed in the calendar.'),
+  },
+  availability: {
+    name: 'availability',
+    docSchema: replicatedCollections.availability.schema,
+    table: staffAvailability,
+    ownerColumn: staffAvailability.orgId,
+    ownerOf: (doc: { orgId: string }) => doc.orgId,
+    scopeFor: scopeOf('availability'),
+    toDoc: availabilityToDoc,
+    writeBatch: readOnly('Staff hours are changed in the calendar.'),
   },
 };

@@ -222,7 +222,7 @@ export function CalendarPage({
           onEditSeries={
             open.classId && classes.get(open.classId)
               ? () => {
-                  const series = classes.get(open.classId)!;
+                  const series = classes.get(open.classId ?? '')!;
                   setOpenId(null);
                   setEditing({ classId: series.id, initial: classFormOf(series) });
                 }
