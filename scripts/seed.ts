@@ -7,6 +7,10 @@ import { saveBrandingSettings, uploadLogo } from '../sync-server/src/branding/br
 import { sandboxProcessor } from '../sync-server/src/adapters/payments/sandbox.ts';
 import { createCoupon, createProduct } from '../sync-server/src/payments/catalogue.service.ts';
 import { createClass } from '../sync-server/src/schedule/schedule.service.ts';
+import {
+  createAppointmentType,
+  saveStaffHours,
+} from '../sync-server/src/schedule/appointments.service.ts';
 import { addDays, dayKeyOf } from '@platform/schema/time-tracking/org-calendar';
 
 export const DEMO_PASSWORD = 'demo-pass-2026';
@@ -247,6 +251,26 @@ async function seedDemoSchedule(
     firstStart: `${tomorrow}T16:30`,
     durationMinutes: 60,
     recurrence: { weekdays: ['TU', 'TH'], intervalWeeks: 1, end: { kind: 'count', count: 24 } },
+  });
+  // One-to-one sessions with Sam on weekdays: the slots leave out the climbing class Sam leads.
+  await saveStaffHours(db, owner, seed.userIds.staff, {
+    weekly: (['MO', 'TU', 'WE', 'TH', 'FR'] as const).map((weekday) => ({
+      weekday,
+      from: '09:00',
+      to: '18:00',
+    })),
+    exceptions: [],
+  });
+  await createAppointmentType(db, owner, {
+    title: 'Personal training',
+    description: 'A one-to-one session: technique, a plan, and the questions you have.',
+    location: 'Studio 2',
+    durationMinutes: 45,
+    bufferMinutes: 15,
+    priceMinor: 4_500,
+    staffUserIds: [seed.userIds.staff],
+    entitlingProductIds: [],
+    punchCardGroupIds: [catalogue.classesGroupId],
   });
 }
 

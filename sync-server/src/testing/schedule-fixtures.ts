@@ -54,3 +54,6 @@ export async function insertOccurrence(
 
 /** A class made as staff make it (the schedule service): for end-to-end tests. */
 export { createClass as createClassAsStaff } from '../schedule/schedule.service.ts';
+
+/** An appointment type made as staff make it (the appointments service): for end-to-end tests. */
+export { createAppointmentType as createAppointmentTypeAsStaff } from '../schedule/appointments.service.ts';

@@ -7,6 +7,12 @@ import { productDocSchema } from '@platform/schema/payments/product-doc.zod';
 import { purchaseDocSchema } from '@platform/schema/payments/purchase-docs.zod';
 import { rosterItemDocSchema } from '@platform/schema/roster/roster-item.zod';
 import {
+  appointmentTypeDocSchema,
+  availabilityDocSchema,
+  type AppointmentTypeDoc,
+  type AvailabilityDoc,
+} from '@platform/schema/schedule/appointments.zod';
+import {
   classDocSchema,
   occurrenceDocSchema,
   type ClassDoc,
@@ -25,6 +31,8 @@ import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
 import { BookDialog, type BookChoice } from '../components/book-dialog.tsx';
 import { AddToCalendar } from '../components/add-to-calendar.tsx';
+import { AppointmentPicker } from '../components/appointment-picker.tsx';
+import { askedAppointmentTime } from '../appointment-view.ts';
 import { BookingActions } from '../components/booking-actions.tsx';
 import { CalendarFeed } from '../components/calendar-feed.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
@@ -78,17 +86,35 @@ export function MyCalendarPage() {
   const purchasesQuery = useLiveQuery(db, 'purchases', { selector: { orgId: scope } });
   const creditsQuery = useLiveQuery(db, 'credits', { selector: { orgId: scope } });
   const productsQuery = useLiveQuery(db, 'products', { selector: { orgId: scope } });
+  const typesQuery = useLiveQuery(db, 'appointment-types', { selector: { orgId: scope } });
+  const hoursQuery = useLiveQuery(db, 'availability', { selector: { orgId: scope } });
 
   const bookings = useMemo(
     () => parsedAll<BookingDoc>(bookingsQuery.documents, bookingDocSchema),
     [bookingsQuery.documents],
   );
+  const weekTimes = useMemo(
+    () => parsedAll<OccurrenceDoc>(occurrencesQuery.documents, occurrenceDocSchema),
+    [occurrencesQuery.documents],
+  );
+  // Classes and events: appointments (anyone's) are the staff member's busy time, not a class;
+  // the family's own show under Your bookings.
   const weekOccurrences = useMemo(
     () =>
-      parsedAll<OccurrenceDoc>(occurrencesQuery.documents, occurrenceDocSchema).filter(
-        (o) => o.status === 'scheduled' || bookings.some((b) => b.occurrenceId === o.id),
+      weekTimes.filter(
+        (o) =>
+          o.kind !== 'appointment' &&
+          (o.status === 'scheduled' || bookings.some((b) => b.occurrenceId === o.id)),
       ),
-    [occurrencesQuery.documents, bookings],
+    [weekTimes, bookings],
+  );
+  const types = useMemo(
+    () => parsedAll<AppointmentTypeDoc>(typesQuery.documents, appointmentTypeDocSchema),
+    [typesQuery.documents],
+  );
+  const hours = useMemo(
+    () => parsedAll<AvailabilityDoc>(hoursQuery.documents, availabilityDocSchema),
+    [hoursQuery.documents],
   );
   const classes = useMemo(
     () =>
@@ -141,9 +167,20 @@ export function MyCalendarPage() {
       ),
     [allOccurrences.documents],
   );
+  const typesById = new Map(types.map((t) => [t.id, t]));
+  const staffNames = new Map(hours.map((h) => [h.userId, h.staffName]));
   const yours = bookings
     .flatMap((booking) => {
-      const occurrence = bookedTimes.get(booking.occurrenceId);
+      // An appointment asked for before its class time arrives here: its own request stands in.
+      const occurrence =
+        bookedTimes.get(booking.occurrenceId) ??
+        (booking.appointment
+          ? askedAppointmentTime(
+              booking,
+              typesById.get(booking.appointment.typeId),
+              staffNames.get(booking.appointment.staffUserId) ?? null,
+            )
+          : undefined);
       return occurrence && Date.parse(occurrence.endsAt) > now.getTime() - 86_400_000
         ? [{ booking, occurrence }]
         : [];
@@ -196,6 +233,9 @@ export function MyCalendarPage() {
                       <p>
                         {format.dateTime(occurrence.startsAt)}
                         {occurrence.location && ` · ${occurrence.location}`}
+                        {occurrence.kind === 'appointment' &&
+                          occurrence.coachName &&
+                          ` · with ${occurrence.coachName}`}
                       </p>
                       <p className="field-hint">For {nameOf(booking.customerUserId)}</p>
                       <p className={`booking-state booking-state-${state.tone}`}>
@@ -347,6 +387,22 @@ export function MyCalendarPage() {
               ))
             )}
           </section>
+          {db && (
+            <AppointmentPicker
+              db={db}
+              orgId={scope}
+              types={types}
+              hours={hours}
+              occurrences={weekTimes}
+              bookings={bookings}
+              person={person}
+              holdings={holdings}
+              groupNames={groupNames}
+              week={{ from: weekFrom, to: weekTo }}
+              now={now.getTime()}
+              shopPath={shopPath}
+            />
+          )}
         </>
       )}
       {scope && <CalendarFeed orgId={scope} />}
