@@ -4,6 +4,7 @@ import { isoTimeSchema } from '../sync/iso-time.ts';
 import {
   availabilityExceptionSchema,
   freeSlots,
+  type BusyRange,
   weeklyAvailabilitySchema,
   type AvailabilityException,
   type WeeklyAvailability,
@@ -36,7 +37,12 @@ export const appointmentMessages = {
   slotTaken: 'This time is no longer free. Pick another time.',
   typeGone: 'This appointment type is no longer offered.',
   staffGone: 'This person no longer gives this appointment.',
+  tooFarAhead: 'Appointments can be booked up to a year ahead.',
+  newTimeId: 'An appointment is asked for under a new lower-case UUID of its own.',
 } as const;
+
+/** How far ahead an appointment may be asked for. */
+export const APPOINTMENT_HORIZON_MS = 366 * 86_400_000;
 
 export const MAX_APPOINTMENT_MINUTES = 8 * 60;
 
@@ -103,11 +109,21 @@ const uniqueDays = (exceptions: readonly AvailabilityException[]) =>
   new Set(exceptions.map((e) => e.day)).size === exceptions.length;
 
 /** A staff member's hours as staff set them (PUT /api/schedule/availability/:userId). */
+const MAX_HOURS_A_DAY = 20;
+const fewHoursEachDay = (weekly: WeeklyAvailability) =>
+  weekdayKeys.every((day) => weekly.filter((h) => h.weekday === day).length <= MAX_HOURS_A_DAY);
+
 export const availabilityInputSchema = z.object({
-  weekly: weeklyAvailabilitySchema.max(7 * 20, appointmentMessages.tooManyHours),
+  weekly: weeklyAvailabilitySchema
+    .max(7 * MAX_HOURS_A_DAY, appointmentMessages.tooManyHours)
+    .refine(fewHoursEachDay, appointmentMessages.tooManyHours),
   exceptions: z
     .array(availabilityExceptionSchema)
     .max(366, appointmentMessages.tooManyExceptions)
+    .refine(
+      (days) => days.every((d) => d.hours.length <= MAX_HOURS_A_DAY),
+      appointmentMessages.tooManyHours,
+    )
     .refine(uniqueDays, appointmentMessages.duplicateException)
     .default([]),
 });
@@ -163,7 +179,7 @@ export type BusyTime = Range & { staffUserId: string | null };
 export function appointmentSlots(input: {
   type: Pick<AppointmentTypeDoc, 'durationMinutes' | 'bufferMinutes' | 'timeZone'>;
   hours: { weekly: WeeklyAvailability; exceptions: readonly AvailabilityException[] } | null;
-  busy: readonly Range[];
+  busy: readonly BusyRange[];
   window: Range;
   notBefore: number;
 }): Range[] {

@@ -35,11 +35,17 @@ export const availabilityExceptionSchema = z.object({
 });
 export type AvailabilityException = z.infer<typeof availabilityExceptionSchema>;
 
+/** A time taken, and the buffer it keeps clear around itself (ms). */
+export type BusyRange = Range & { bufferMs?: number };
+
 export type SlotRequest = {
   availability: WeeklyAvailability;
   exceptions?: readonly AvailabilityException[];
-  /** What the staff member is already booked for (other appointments, classes they coach). */
-  busy: readonly Range[];
+  /**
+   * What the staff member is already booked for (other appointments, classes they coach), each
+   * with the buffer its own type keeps clear (ms; none for a class).
+   */
+  busy: readonly BusyRange[];
   durationMinutes: number;
   /** Kept clear before and after the appointment. */
   bufferMinutes: number;
@@ -69,8 +75,12 @@ export function freeSlots(request: SlotRequest): Range[] {
   if (duration <= 0 || request.window.to <= request.window.from) return [];
   const exceptions = new Map((request.exceptions ?? []).map((e) => [e.day, e.hours]));
   const busy = [...request.busy].sort((a, b) => a.from - b.from);
+  // Two appointments are kept apart by the larger of their buffers.
   const clear = (from: number, to: number) =>
-    !busy.some((b) => b.from < to + buffer && b.to > from - buffer);
+    !busy.some((b) => {
+      const apart = Math.max(buffer, b.bufferMs ?? 0);
+      return b.from < to + apart && b.to > from - apart;
+    });
 
   const slots: Range[] = [];
   // Every organisation day touching the window (a day either side for far-off zones).

@@ -10,6 +10,7 @@ import {
 } from '@platform/schema/bookings/booking.rules';
 import type { BookingDoc } from '@platform/schema/bookings/booking.zod';
 import { appointmentMessages } from '@platform/schema/schedule/appointments.zod';
+import { documentIdSchema } from '@platform/schema/sync/ids';
 import { dayKeyOf, orgTimeZone } from '@platform/schema/time-tracking/org-calendar';
 import type { Db, Tx } from '../db/open-database.ts';
 import { icsUidOf, type IcsEntry } from '@platform/schema/schedule/ics';
@@ -72,6 +73,10 @@ function ruleBroken(who: Who, { next, master }: Change<BookingDoc>): string | nu
       !sameAppointment(master.appointment, next.appointment))
   )
     return bookingMessages.cannotMove;
+  // The device names an appointment's class time: a fresh id in the one spelling ids have, so
+  // the booking's text reference and the class time's uuid always meet.
+  if (!master && next.appointment && !documentIdSchema.safeParse(next.occurrenceId).success)
+    return appointmentMessages.newTimeId;
   if (next._deleted || master?._deleted) {
     return next._deleted === (master?._deleted ?? false) ? null : bookingMessages.cannotDelete;
   }

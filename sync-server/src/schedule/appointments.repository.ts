@@ -98,27 +98,42 @@ export async function lockStaffSlots(tx: Tx, staffUserIds: readonly string[]): P
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`slots:${id}`}, 0))`);
 }
 
-/** What a staff member is taken by around a time: classes they lead, appointments they give. */
+/**
+ * What a staff member is taken by around a time, in every organisation they work for (one
+ * person is in one place at a time): classes they lead, and appointments they give — each
+ * widened by its own type's buffer, kept clear whatever type is asked for beside it. In
+ * milliseconds, as the slot functions take them.
+ */
 export async function busyTimesOf(
   tx: Db | Tx,
-  orgId: string,
   staffUserId: string,
   around: { from: Date; to: Date },
-) {
-  return tx
-    .select({ from: classOccurrences.startsAt, to: classOccurrences.endsAt })
+): Promise<Array<{ from: number; to: number; bufferMs: number }>> {
+  // The widest buffer a type may have: an appointment that far off may still reach in.
+  const reach = 240 * 60_000;
+  const rows = await tx
+    .select({
+      from: classOccurrences.startsAt,
+      to: classOccurrences.endsAt,
+      bufferMinutes: appointmentTypes.bufferMinutes,
+    })
     .from(classOccurrences)
+    .leftJoin(appointmentTypes, eq(appointmentTypes.id, classOccurrences.appointmentTypeId))
     .where(
       and(
-        eq(classOccurrences.orgId, orgId),
         eq(classOccurrences.coachUserId, staffUserId),
         eq(classOccurrences.deleted, false),
         ne(classOccurrences.status, 'cancelled'),
-        lt(classOccurrences.startsAt, around.to),
-        gt(classOccurrences.endsAt, around.from),
+        lt(classOccurrences.startsAt, new Date(around.to.getTime() + reach)),
+        gt(classOccurrences.endsAt, new Date(around.from.getTime() - reach)),
       ),
     )
     .orderBy(asc(classOccurrences.startsAt));
+  return rows.map((row) => ({
+    from: row.from.getTime(),
+    to: row.to.getTime(),
+    bufferMs: (row.bufferMinutes ?? 0) * 60_000,
+  }));
 }
 
 /** Whether a class-time id is taken, in any organisation (a device names new appointments). */

@@ -7,7 +7,7 @@ import {
   type StaffHoursResponse,
 } from '@platform/schema/schedule/appointments.zod';
 import { cancelByOf } from '@platform/schema/bookings/booking.rules';
-import { slotIsFree } from '@platform/schema/schedule/appointments.zod';
+import { APPOINTMENT_HORIZON_MS, slotIsFree } from '@platform/schema/schedule/appointments.zod';
 import {
   DEFAULT_CANCEL_CUTOFF_HOURS,
   scheduleMessages,
@@ -222,20 +222,24 @@ export async function checkAskedAppointment(
   if (!type) return { refusal: appointmentMessages.typeGone };
   if (!type.staffUserIds.includes(asked.staffUserId))
     return { refusal: appointmentMessages.staffGone };
-  const hours = await repo.availabilityOf(tx, orgId, asked.staffUserId);
-  if (!hours) return { refusal: appointmentMessages.staffGone };
+  // Still on the team (hours and types outlive a member taken off it).
+  const staffName = await staffNameOf(tx, orgId, asked.staffUserId);
+  const hours = staffName ? await repo.availabilityOf(tx, orgId, asked.staffUserId) : null;
+  if (!staffName || !hours) return { refusal: appointmentMessages.staffGone };
   const startsAt = Date.parse(asked.startsAt);
   const endsAt = startsAt + type.durationMinutes * 60_000;
   if (startsAt <= now.getTime()) return { refusal: input.startedMessage };
+  if (startsAt > now.getTime() + APPOINTMENT_HORIZON_MS)
+    return { refusal: appointmentMessages.tooFarAhead };
   const buffer = type.bufferMinutes * 60_000;
-  const busy = await repo.busyTimesOf(tx, orgId, asked.staffUserId, {
+  const busy = await repo.busyTimesOf(tx, asked.staffUserId, {
     from: new Date(startsAt - buffer),
     to: new Date(endsAt + buffer),
   });
   const free = slotIsFree({
     type,
     hours,
-    busy: busy.map((b) => ({ from: b.from.getTime(), to: b.to.getTime() })),
+    busy,
     notBefore: now.getTime(),
     startsAt,
   });
@@ -254,7 +258,7 @@ export async function checkAskedAppointment(
       kind: 'appointment',
       location: type.location,
       coachUserId: asked.staffUserId,
-      coachName: hours.staffName,
+      coachName: staffName,
       startsAt: new Date(startsAt),
       endsAt: new Date(endsAt),
       capacity: 1,

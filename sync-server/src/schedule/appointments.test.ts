@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import {
   appointmentTypes,
   bookings,
@@ -26,6 +26,7 @@ import {
   type Person,
 } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
+import { busyTimesOf } from './appointments.repository.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
 const everyDay: AvailabilityInput = {
@@ -92,21 +93,17 @@ describe.each(testDatabaseKinds)('appointments on %s', (kind) => {
 
   /** Free starts with the staff member, as a device computes them from the replica. */
   async function freeStarts(type: AppointmentTypeDoc, staffUserId = a.staff.id) {
-    const busy = await t.db
-      .select({ from: classOccurrences.startsAt, to: classOccurrences.endsAt })
-      .from(classOccurrences)
-      .where(
-        and(
-          eq(classOccurrences.coachUserId, staffUserId),
-          sql`${classOccurrences.status} <> 'cancelled'`,
-        ),
-      );
     const now = Date.now();
+    const window = { from: now + 2 * 86_400_000, to: now + 9 * 86_400_000 };
+    const busy = await busyTimesOf(t.db, staffUserId, {
+      from: new Date(window.from),
+      to: new Date(window.to),
+    });
     return appointmentSlots({
       type,
       hours: everyDay,
-      busy: busy.map((r) => ({ from: r.from.getTime(), to: r.to.getTime() })),
-      window: { from: now + 2 * 86_400_000, to: now + 9 * 86_400_000 },
+      busy,
+      window,
       notBefore: now,
     }).map((slot) => slot.from);
   }

@@ -111,6 +111,25 @@ describe('appointments on the device', () => {
     expect(starts([], [ask('11:00', { status: 'cancelled' })])).toHaveLength(9);
   });
 
+  it('keeps the buffer of the type each appointment was booked as', () => {
+    const padded = { ...type, id: crypto.randomUUID(), bufferMinutes: 30 };
+    const held = time('09:00', { appointmentTypeId: padded.id });
+    const busy = busyOf(staffId, [held], [], new Map([[padded.id, padded]]));
+    expect(busy).toEqual([{ from: at('09:00'), to: at('10:00'), bufferMs: 30 * 60_000 }]);
+    // A type without a buffer still starts no earlier than 10:30 beside it.
+    expect(
+      slotsOfType({
+        type,
+        hours: [hours],
+        occurrences: [held],
+        asked: [],
+        types: new Map([[padded.id, padded]]),
+        window,
+        now: monday - 86_400_000,
+      })[0]!.slots.map((s) => new Date(s.from).toISOString().slice(11, 16)),
+    ).toEqual(['10:30', '10:45', '11:00']);
+  });
+
   it('counts an answered request once, by its class time', () => {
     const booked = ask('10:00', { status: 'booked' });
     const arrived = time('10:00', { id: booked.occurrenceId });

@@ -7,11 +7,13 @@ import {
 } from '@platform/schema/schedule/appointments.zod';
 import type { OccurrenceDoc } from '@platform/schema/schedule/schedule.zod';
 import type { Range } from '@platform/schema/time-tracking/org-calendar';
+import type { BusyRange } from '@platform/schema/schedule/availability';
 
 /**
  * Appointments in My calendar (issue 16), from the replica alone: the free starts of a type with
  * each member of staff — their hours, minus the class times they lead and the appointments they
- * give (other customers' too: those replicate as class times), minus what this device asked for
+ * give with each one's buffer (other customers' too: those replicate as class times; another
+ * organisation's, which the server also counts, are not known here), minus what this device asked for
  * and the server has not answered yet. The server checks the same slot with the same function
  * (appointments.zod.ts) when the request arrives; a slot someone else took first is refused
  * there, in words.
@@ -22,11 +24,19 @@ export function busyOf(
   staffUserId: string,
   occurrences: readonly OccurrenceDoc[],
   asked: readonly BookingDoc[],
-  types: ReadonlyMap<string, Pick<AppointmentTypeDoc, 'durationMinutes'>>,
-): Range[] {
+  types: ReadonlyMap<string, Pick<AppointmentTypeDoc, 'durationMinutes' | 'bufferMinutes'>>,
+): BusyRange[] {
+  // An appointment keeps its own type's buffer clear too: two are kept apart by the larger of
+  // their buffers (as the server's busyTimesOf).
+  const bufferOf = (typeId: string | null) =>
+    (typeId ? (types.get(typeId)?.bufferMinutes ?? 0) : 0) * 60_000;
   const held = occurrences
     .filter((o) => o.coachUserId === staffUserId && o.status !== 'cancelled')
-    .map((o) => ({ from: Date.parse(o.startsAt), to: Date.parse(o.endsAt) }));
+    .map((o) => ({
+      from: Date.parse(o.startsAt),
+      to: Date.parse(o.endsAt),
+      bufferMs: bufferOf(o.appointmentTypeId),
+    }));
   const known = new Set(occurrences.map((o) => o.id));
   const waiting = asked.flatMap((booking) => {
     const appointment = booking.appointment;
@@ -35,7 +45,9 @@ export function busyOf(
     // Answered already (its class time arrived), or given up: not counted twice or at all.
     if (known.has(booking.occurrenceId) || !isActive(booking.status)) return [];
     const from = Date.parse(appointment.startsAt);
-    return [{ from, to: from + type.durationMinutes * 60_000 }];
+    return [
+      { from, to: from + type.durationMinutes * 60_000, bufferMs: type.bufferMinutes * 60_000 },
+    ];
   });
   return [...held, ...waiting];
 }
