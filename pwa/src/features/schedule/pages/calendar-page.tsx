@@ -31,6 +31,8 @@ import { getCoaches } from '../api/schedule.ts';
 import { ClassDialog } from '../components/class-dialog.tsx';
 import { OccurrencePanel, type RenderCustomerPicker } from '../components/occurrence-panel.tsx';
 import { BookingSettingsForm } from '../components/booking-settings-form.tsx';
+import { AppointmentTypes } from '../components/appointment-types.tsx';
+import { StaffHours } from '../components/staff-hours.tsx';
 import '../schedule.css';
 
 type Editing = { classId: string | null; initial: ClassFormValues };
@@ -202,6 +204,8 @@ export function CalendarPage({
         />
       </div>
       <BookingSettingsForm orgId={orgId} />
+      <AppointmentTypes db={db} orgId={orgId} products={memberships} groups={groups} />
+      <StaffHours orgId={orgId} timeZone={timeZone} />
       {editing && (
         <ClassDialog
           classId={editing.classId}
