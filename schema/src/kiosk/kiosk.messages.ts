@@ -1,3 +1,5 @@
+import { bookingMessages } from '../bookings/booking.rules.ts';
+
 // Kiosk mode's own texts (the spec names only the route and the clock toasts of §8, which are
 // reused from time-tracking.messages.ts). Both sides use these; tests assert them exactly.
 export const kioskMessages = {
@@ -16,6 +18,15 @@ export const kioskMessages = {
   leaveNeedsConnection: 'Leaving kiosk mode needs a connection.',
   leaveWithPending:
     'Some clock actions are still waiting to be sent. Leave kiosk mode once they are sent.',
+  // Class check-in at the kiosk (issue 16): schema/src/kiosk/kiosk-check-in.rules.ts.
+  checkInsOnly:
+    'A kiosk can only check in people booked for a class, or undo a check-in it just made.',
+  checkInClosed:
+    'Check-in for this class opens an hour before it starts and closes 12 hours after it ends.',
+  // The same words a booking of a cancelled class gets, on purpose: one fact, one sentence.
+  checkInClassCancelled: bookingMessages.classCancelled,
+  undoTooLate:
+    'A check-in can be undone at the kiosk only within 10 minutes. Ask a staff member to change it.',
 } as const;
 
 /** 'That PIN is not right. 3 tries left.' — the count helps a person who mistyped. */

@@ -44,20 +44,30 @@ describe('who replicates what (DESIGN.md How data flows 4)', () => {
     ).toBeNull();
   });
 
-  it('gives a kiosk its organisation’s time entries, writable for clock moves only, and nothing else', () => {
+  it('gives a kiosk its organisation’s time entries for clock moves, its timetable and current bookings for check-ins, and nothing else', () => {
     expect(accessTo('time-entries', kiosk)).toEqual({
       reach: 'all',
       writable: true,
       clockMovesOnly: true,
     });
-    expect(collectionsFor(kiosk)).toEqual(['time-entries']);
+    expect(accessTo('occurrences', kiosk)).toEqual({ reach: 'all', writable: false });
+    expect(accessTo('bookings', kiosk)).toEqual({
+      reach: 'all',
+      writable: true,
+      checkInsOnly: true,
+      currentOnly: true,
+    });
+    expect(collectionsFor(kiosk)).toEqual(['time-entries', 'bookings', 'occurrences']);
     // Claims never widen a kiosk's reach.
     const claimed: Viewer = {
       ...kiosk,
       claims: ['view-customers', 'manage-schedule', 'manage-others-time-tracking'],
     };
-    expect(collectionsFor(claimed)).toEqual(['time-entries']);
+    expect(collectionsFor(claimed)).toEqual(['time-entries', 'bookings', 'occurrences']);
     expect(accessTo('time-entries', claimed)?.clockMovesOnly).toBe(true);
+    expect(accessTo('bookings', claimed)).toMatchObject({ checkInsOnly: true, currentOnly: true });
+    for (const name of ['roster', 'customer-notes', 'org-branding', 'classes'] as const)
+      expect(accessTo(name, claimed), name).toBeNull();
   });
 
   it('gives the catalogue to everyone in the organisation, read-only, and purchases and credits to their family or staff who sell', () => {

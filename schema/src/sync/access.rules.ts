@@ -10,10 +10,29 @@ export type Viewer = {
 };
 /**
  * all: the whole organisation's; own: the viewer's own; family: the viewer's and their
- * children's. `clockMovesOnly`: writes are limited to what clock moves make
- * (schema/src/kiosk/kiosk-push.rules.ts) — whoever enforces `writable` enforces this too.
+ * children's. Whoever enforces `writable` enforces the limits below too.
  */
-export type Access = { reach: 'all' | 'own' | 'family'; writable: boolean; clockMovesOnly?: true };
+export type Access = {
+  reach: 'all' | 'own' | 'family';
+  writable: boolean;
+  /** Writes are limited to what clock moves make (schema/src/kiosk/kiosk-push.rules.ts). */
+  clockMovesOnly?: true;
+  /**
+   * Writes are limited to checking a booked person in to a class time that is on now, or
+   * undoing that tap (schema/src/kiosk/kiosk-check-in.rules.ts).
+   */
+  checkInsOnly?: true;
+  /**
+   * Only bookings of class times still to come or ended less than CURRENT_BOOKINGS_MS ago are
+   * replicated, so a front-desk device never downloads years of history. Safe with the
+   * (txid, id) checkpoint because a booking only ever leaves this scope as time passes (see
+   * the server's scope, sync-server/src/sync/collections/definitions.ts).
+   */
+  currentOnly?: true;
+};
+
+/** How long after its class time ended a booking is still "current" (`currentOnly`). */
+export const CURRENT_BOOKINGS_MS = 24 * 3_600_000;
 
 /**
  * Who replicates what (DESIGN.md §4): staff holding the collection's claim see all of their
@@ -22,12 +41,7 @@ export type Access = { reach: 'all' | 'own' | 'family'; writable: boolean; clock
  */
 export function accessTo(collection: CollectionName, viewer: Viewer): Access | null {
   if (!viewer.orgId) return null;
-  // A kiosk clocks the organisation's staff in and out (each with their PIN) and sees nothing
-  // else: not the roster, not bookings, not even the branding.
-  if (viewer.view === 'kiosk')
-    return collection === 'time-entries'
-      ? { reach: 'all', writable: true, clockMovesOnly: true }
-      : null;
+  if (viewer.view === 'kiosk') return kioskAccessTo(collection);
   const staff = viewer.view === 'org';
   const holds = (claim: string) => staff && viewer.claims.includes(claim);
   switch (collection) {
@@ -66,6 +80,25 @@ export function accessTo(collection: CollectionName, viewer: Viewer): Access | n
       // The timetable, on every member's device so the calendar opens offline; staff with
       // manage-schedule change it through the schedule routes (decision 0066).
       return { reach: 'all', writable: false };
+  }
+}
+
+/**
+ * A kiosk clocks the organisation's staff in and out (each with their PIN) and checks people
+ * in to the class on now (issue 16): the timetable to pick it from, read-only, and the
+ * bookings of current class times — each carrying the person's name, so no roster. Nothing
+ * else: not the roster, not purchases, not even the branding.
+ */
+function kioskAccessTo(collection: CollectionName): Access | null {
+  switch (collection) {
+    case 'time-entries':
+      return { reach: 'all', writable: true, clockMovesOnly: true };
+    case 'occurrences':
+      return { reach: 'all', writable: false };
+    case 'bookings':
+      return { reach: 'all', writable: true, checkInsOnly: true, currentOnly: true };
+    default:
+      return null;
   }
 }
 

@@ -116,7 +116,7 @@ describe.each(testDatabaseKinds)('kiosk mode on %s', (kind) => {
   });
 
   describe('the kiosk credential', () => {
-    it('is refused everywhere except the kiosk’s own routes and its replication of time entries', async () => {
+    it('is refused everywhere except the kiosk’s own routes and its replication of time entries, bookings and class times', async () => {
       const { jar } = await startTestKiosk(t.app, t.db, a.org.id);
       const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
         t.app.inject({ method, url, headers: asKiosk(jar), ...(payload ? { payload } : {}) });
@@ -141,10 +141,19 @@ describe.each(testDatabaseKinds)('kiosk mode on %s', (kind) => {
       expect((await call('GET', '/api/kiosk/pin')).statusCode).toBe(401);
       expect((await call('PUT', '/api/kiosk/pin', { pin: '1234' })).statusCode).toBe(401);
       expect((await call('POST', '/api/kiosk/start', { orgId: a.org.id })).statusCode).toBe(401);
-      for (const collection of ['roster', 'bookings', 'org-branding']) {
-        expect((await pull(jar, collection)).statusCode).toBe(403);
+      for (const collection of [
+        'roster',
+        'org-branding',
+        'customer-notes',
+        'classes',
+        'products',
+        'purchases',
+      ]) {
+        expect((await pull(jar, collection)).statusCode, collection).toBe(403);
       }
-      expect((await pull(jar, 'time-entries')).statusCode).toBe(200);
+      // Clock moves, and check-ins to the class on now (kiosk-checkins.test.ts).
+      for (const collection of ['time-entries', 'bookings', 'occurrences'])
+        expect((await pull(jar, collection)).statusCode, collection).toBe(200);
       // Without the kiosk header a request is a person's, and there is no session here.
       expect((await pull(jar, 'time-entries', jar.headers())).statusCode).toBe(401);
       // Nor does a session stand in for a kiosk.

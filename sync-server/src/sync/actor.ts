@@ -1,3 +1,4 @@
+import type { SQL } from 'drizzle-orm';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { KIOSK_REQUEST_HEADER } from '@platform/schema/kiosk/kiosk.zod';
 import { childrenActedFor } from '../access/act-for.ts';
@@ -75,5 +76,13 @@ export async function replicatingActor(
 /**
  * What part of a collection an actor may see and change: one organisation, and within it
  * everyone (`ownerIds` null) or only these people. `writable` false means read-only.
+ * `rowFilter` narrows what a pull hands out further (a kiosk's current bookings). With the
+ * (txid, id) checkpoint it is only safe for documents that ever LEAVE it as time passes, never
+ * enter it without a new txid: a pull skips a row out of the filter for good.
  */
-export type Scope = { orgId: string; ownerIds: readonly string[] | null; writable: boolean };
+export type Scope = {
+  orgId: string;
+  ownerIds: readonly string[] | null;
+  writable: boolean;
+  rowFilter?: SQL;
+};

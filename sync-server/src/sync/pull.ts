@@ -59,6 +59,7 @@ async function rowsAfter(
     sql`${table.txid} < pg_snapshot_xmin(pg_current_snapshot())`,
   ];
   if (scope.ownerIds) conditions.push(inArray(collection.ownerColumn, [...scope.ownerIds]));
+  if (scope.rowFilter) conditions.push(scope.rowFilter);
   if (checkpoint)
     conditions.push(
       sql`(${table.txid}, ${table.id}) > (${String(checkpoint.lsn)}::xid8, ${checkpoint.id}::uuid)`,

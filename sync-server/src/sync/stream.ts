@@ -40,10 +40,16 @@ export class OpenStreams {
 
 /** Which collections' changes an actor hears about, and whether all of them or only their own. */
 function interests(actor: Actor) {
-  const result = new Map<string, { orgId: string; ownerIds: readonly string[] | null }>();
+  const result = new Map<
+    string,
+    { orgId: string; ownerIds: readonly string[] | null; writable: boolean }
+  >();
   for (const name of collectionNames) {
     try {
-      result.set(name, collectionDefinitions[name].scopeFor(actor));
+      // A pull's row filter (a kiosk's current bookings) is not the stream's: a change it
+      // filters out costs the device one empty pull. It is no value to compare either.
+      const { orgId, ownerIds, writable } = collectionDefinitions[name].scopeFor(actor);
+      result.set(name, { orgId, ownerIds, writable });
     } catch {
       // Not replicated to this actor: no events either.
     }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { orgFormat } from '@platform/schema/organizations/org-format';
-import { moveConfirmationText, pendingText, tileStatusText } from './kiosk-texts.ts';
+import {
+  checkedInCountText,
+  checkInOpensText,
+  checkInRefusedText,
+  moveConfirmationText,
+  pendingText,
+  tileStatusText,
+} from './kiosk-texts.ts';
 
 describe('kiosk texts', () => {
   it('confirms a move with the name, the move and the time in the organisation’s way', () => {
@@ -17,5 +24,14 @@ describe('kiosk texts', () => {
     ).toEqual(['Out', 'In', 'On break', 'Out']);
     expect(pendingText(0)).toBe('All actions sent');
     expect(pendingText(2)).toBe('2 actions waiting to be sent');
+  });
+
+  it('says how many of a class are checked in, when check-in opens, and why one was refused', () => {
+    expect(checkedInCountText(1, 12)).toBe('1 of 12 checked in');
+    const time = orgFormat('America/New_York').time('2026-11-23T22:00:00.000Z');
+    expect(checkInOpensText(time)).toBe('Check-in opens at 5:00\u00a0PM.');
+    expect(checkInRefusedText('Pat Parent', 'This class was cancelled.')).toBe(
+      'Pat Parent could not be checked in. This class was cancelled.',
+    );
   });
 });

@@ -34,3 +34,34 @@ export function tileStatusText(status: ClockStatus): string {
       return 'Out';
   }
 }
+
+/** Class check-in at the kiosk (issue 16): what the screen says. */
+export const checkInTexts = {
+  tab: 'Class check-in',
+  clockTab: 'Time clock',
+  heading: 'Class check-in',
+  loadingClasses: 'Loading today’s classes…',
+  noClasses: 'No classes today',
+  nobodyBooked: 'Nobody is booked for this class yet',
+  checkIn: 'Check in',
+  checkedIn: 'Checked in',
+  undo: 'Undo',
+  notSent: 'Not sent yet',
+  couldNotSave: 'The check-in could not be saved on this device. Try again.',
+} as const;
+
+/** 'Pat Parent is checked in.' — the toast once the server took a check-in. */
+export const checkedInText = (name: string) => `${name} is checked in.`;
+
+/** The toast when the server refused a check-in: whose, and why. */
+export const checkInRefusedText = (name: string, reason: string) =>
+  `${name} could not be checked in. ${reason}`;
+
+/** '3 of 12 checked in' — a class's line in the list. */
+export const checkedInCountText = (checkedIn: number, booked: number) =>
+  `${checkedIn} of ${booked} checked in`;
+
+/** Under a class picked before its check-in opens, or after it closed. */
+export const checkInOpensText = (time: string) =>
+  `Check-in opens at ${time.replace(/\s/g, '\u00a0')}.`;
+export const checkInClosedText = 'Check-in for this class has closed.';

@@ -1,3 +1,4 @@
+import { sql, type SQL } from 'drizzle-orm';
 import {
   appointmentTypes,
   bookings,
@@ -14,7 +15,7 @@ import {
   timeEntries,
 } from '@platform/schema/db';
 import { replicatedCollections, type CollectionName } from '@platform/schema/sync/collections';
-import { accessTo } from '@platform/schema/sync/access.rules';
+import { accessTo, CURRENT_BOOKINGS_MS } from '@platform/schema/sync/access.rules';
 import { customerNoteToDoc, writeCustomerNotes } from '../../crm/customer-notes.sync.ts';
 import { orgBrandingToDoc } from '../../branding/branding.service.ts';
 import { bookingToDoc, writeBookings } from '../../bookings/bookings.service.ts';
@@ -26,6 +27,7 @@ import {
   writeTimeEntries,
 } from '../../time-tracking/time-entries.service.ts';
 import { limitToClockMoves } from '../../kiosk/kiosk-writes.ts';
+import { limitToCheckIns } from '../../kiosk/kiosk-checkins.ts';
 import {
   creditToDoc,
   invoiceToDoc,
@@ -37,16 +39,49 @@ import { appointmentTypeToDoc, availabilityToDoc } from '../../schedule/appointm
 import type { Actor, Scope } from '../actor.ts';
 import type { AnyReplicatedCollection, RuleError } from '../collection-definition.ts';
 
-/** The shared rule (schema/src/sync/access.rules.ts) turned into a query scope. */
-function scopeOf(name: CollectionName) {
+/**
+ * The shared rule (schema/src/sync/access.rules.ts) turned into a query scope. `current`: the
+ * collection's rows that are "current" (access `currentOnly`); a collection without one is
+ * never replicated to a viewer the rule limits so (fail closed).
+ */
+function scopeOf(name: CollectionName, current?: SQL) {
   return (actor: Actor): Scope => {
     const access = accessTo(name, actor);
     if (!access || !actor.orgId) throw new Forbidden('You may not replicate this collection.');
+    if (access.currentOnly && !current)
+      throw new Forbidden('You may not replicate this collection.');
     const ownerIds =
       access.reach === 'all' ? null : access.reach === 'own' ? [actor.userId] : actor.familyUserIds;
-    return { orgId: actor.orgId, ownerIds, writable: access.writable };
+    return {
+      orgId: actor.orgId,
+      ownerIds,
+      writable: access.writable,
+      ...(access.currentOnly ? { rowFilter: current } : {}),
+    };
   };
 }
+
+/**
+ * Current bookings (a kiosk's, access `currentOnly`): those of a class time of their own
+ * organisation that ended less than CURRENT_BOOKINGS_MS ago or is still to come, by the
+ * database's clock — a kiosk never downloads years of history.
+ *
+ * Why a filter is safe with the (txid, id) checkpoint: a pull passes a row out of the filter
+ * and moves the checkpoint beyond it for good, so a row that ENTERED the filter later without
+ * being written again would never reach the device. Here a booking only ever LEAVES it: time
+ * passing only moves the bound forward, and a class time that has ended is never moved again
+ * (schedule.service.ts refuses to edit one; a series edit moves only those not ended), so one
+ * never comes back into the window. A booking written again gets a new txid and is judged
+ * afresh. The one way in without a new txid is a class time created after its booking under
+ * the same id — only an appointment asked for by id after an earlier request under that id was
+ * refused: such a booking is `refused`, which a kiosk never acts on.
+ */
+const currentBookings = sql`exists (
+  select 1 from ${classOccurrences}
+  where ${classOccurrences.id}::text = ${bookings.occurrenceId}
+    and ${classOccurrences.orgId} = ${bookings.orgId}
+    and ${classOccurrences.endsAt} > now() - ${`${CURRENT_BOOKINGS_MS} milliseconds`}::interval
+)`;
 
 /**
  * The write of a collection no device may write (`writable: false` for every viewer): the
@@ -85,9 +120,9 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     table: bookings,
     ownerColumn: bookings.customerUserId,
     ownerOf: (doc: { customerUserId: string }) => doc.customerUserId,
-    scopeFor: scopeOf('bookings'),
+    scopeFor: scopeOf('bookings', currentBookings),
     toDoc: bookingToDoc,
-    writeBatch: writeBookings,
+    writeBatch: limitToCheckIns(writeBookings),
   },
   'org-branding': {
     name: 'org-branding',

@@ -7,7 +7,8 @@ import { useKioskSync } from '../hooks/use-kiosk-sync.ts';
 import { forgetKiosk } from '../kiosk-store.ts';
 import { removeKioskData } from '../kiosk-sync.ts';
 import { useTeamClock } from '../hooks/use-team-clock.ts';
-import { moveConfirmationText, pendingText } from '../kiosk-texts.ts';
+import { checkInTexts, moveConfirmationText, pendingText } from '../kiosk-texts.ts';
+import { ClassCheckIn } from './class-check-in.tsx';
 import { ClockPanel } from './clock-panel.tsx';
 import { KioskClock } from './kiosk-clock.tsx';
 import { LeaveKioskForm } from './leave-kiosk-form.tsx';
@@ -20,6 +21,9 @@ type Step =
   | { kind: 'pin'; person: KioskStaffMember }
   | { kind: 'clock'; person: KioskStaffMember }
   | { kind: 'leave' };
+
+/** The kiosk's two jobs: the staff's time clock, and checking people in to a class. */
+type Mode = 'clock' | 'check-in';
 
 /** A person who walks away mid-way leaves the next one the list, not their clock. */
 const IDLE_MS = 60_000;
@@ -35,8 +39,8 @@ const connectionLabels: Record<SyncState, string> = {
 /**
  * The front-desk time clock on a wall tablet: tap your name (each tile says whether that person
  * is in, on break or out), enter your PIN on the keypad, make your move, and read the answer
- * full-screen. Works with no network; the header shows the time and how many moves wait to be
- * sent.
+ * full-screen. Beside it, class check-in (issue 16). Works with no network; the header shows
+ * the time and how many moves and check-ins wait to be sent.
  */
 export function KioskScreen({
   kiosk,
@@ -50,6 +54,7 @@ export function KioskScreen({
 }) {
   const { sync, status, error } = useKioskSync(kiosk);
   const [step, setStep] = useState<Step>({ kind: 'pick' });
+  const [mode, setMode] = useState<Mode>('clock');
   const [confirmation, setConfirmation] = useState<string | null>(null);
   const backToList = () => setStep({ kind: 'pick' });
   const clearConfirmation = useCallback(() => setConfirmation(null), []);
@@ -84,7 +89,9 @@ export function KioskScreen({
       <header className="kiosk-header">
         <div>
           <p className="kiosk-org">{kiosk.org.label}</p>
-          <p className="kiosk-muted">Time clock</p>
+          <p className="kiosk-muted">
+            {mode === 'clock' ? checkInTexts.clockTab : checkInTexts.tab}
+          </p>
         </div>
         <KioskClock format={format} />
         <div className="kiosk-sync">
@@ -97,14 +104,35 @@ export function KioskScreen({
         </div>
       </header>
       <main id="main" className="kiosk-main">
-        {step.kind === 'pick' && (
+        {step.kind !== 'leave' && (
+          <nav className="kiosk-modes" aria-label="Kiosk">
+            {(['clock', 'check-in'] as const).map((which) => (
+              <button
+                key={which}
+                type="button"
+                className="kiosk-mode"
+                aria-pressed={mode === which}
+                onClick={() => {
+                  setMode(which);
+                  backToList();
+                }}
+              >
+                {which === 'clock' ? checkInTexts.clockTab : checkInTexts.tab}
+              </button>
+            ))}
+          </nav>
+        )}
+        {mode === 'check-in' && step.kind !== 'leave' && (
+          <ClassCheckIn kiosk={kiosk} db={sync?.db ?? null} status={status} />
+        )}
+        {mode === 'clock' && step.kind === 'pick' && (
           <StaffPicker
             staff={kiosk.staff}
             clock={teamClock}
             onPick={(person) => setStep({ kind: 'pin', person })}
           />
         )}
-        {step.kind === 'pin' && (
+        {mode === 'clock' && step.kind === 'pin' && (
           <PinForm
             kiosk={kiosk}
             person={step.person}
@@ -113,7 +141,7 @@ export function KioskScreen({
             onKioskEnded={onCredentialRejected}
           />
         )}
-        {step.kind === 'clock' && (
+        {mode === 'clock' && step.kind === 'clock' && (
           <ClockPanel
             status={status}
             kiosk={kiosk}

@@ -4,7 +4,8 @@ import { tileStatusText } from '../kiosk-texts.ts';
 
 /**
  * The organisation's staff who track time: each person taps their own name, which says
- * whether they are in, on break or out (from the kiosk's replica).
+ * whether they are in, on break or out (from the kiosk's replica) — once the replica has the
+ * time entries (`clock` null until then: names only).
  */
 export function StaffPicker({
   staff,
@@ -12,7 +13,7 @@ export function StaffPicker({
   onPick,
 }: {
   staff: KioskStaffMember[];
-  clock: ReadonlyMap<string, ClockStatus>;
+  clock: ReadonlyMap<string, ClockStatus> | null;
   onPick: (person: KioskStaffMember) => void;
 }) {
   return (
@@ -23,19 +24,19 @@ export function StaffPicker({
       ) : (
         <ul className="kiosk-staff" aria-label="Staff">
           {staff.map((person) => {
-            const status = clock.get(person.userId) ?? 'none';
+            const status = clock ? (clock.get(person.userId) ?? 'none') : null;
             return (
               <li key={person.userId}>
                 <button
                   type="button"
                   className="kiosk-person"
-                  data-status={status}
+                  data-status={status ?? undefined}
                   // One name for the tile, read as 'Sam Staff, In'.
-                  aria-label={`${person.name}, ${tileStatusText(status)}`}
+                  aria-label={status ? `${person.name}, ${tileStatusText(status)}` : person.name}
                   onClick={() => onPick(person)}
                 >
                   <span className="kiosk-person-name">{person.name}</span>
-                  <span className="kiosk-person-status">{tileStatusText(status)}</span>
+                  {status && <span className="kiosk-person-status">{tileStatusText(status)}</span>}
                 </button>
               </li>
             );
