@@ -11,6 +11,7 @@ import {
   type E2eServer,
 } from '../../scripts/e2e/harness.ts';
 import { axeViolations } from '../../scripts/e2e/axe.ts';
+import { createClassAsStaff } from '../../sync-server/src/testing/schedule-fixtures.ts';
 
 const zone = 'America/New_York';
 
@@ -166,5 +167,56 @@ describe('the staff calendar', () => {
       .waitFor({ timeout: 30_000 });
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
+  });
+
+  it('draws three class times a day in the month and “+N more”, which opens the day', async () => {
+    // Six one-off classes on a Sunday two weeks ahead (the demo has nothing on Sundays).
+    const busyDay = addDays(nextMonday, 13);
+    for (const hour of ['06', '08', '10', '12', '14', '16'])
+      await createClassAsStaff(
+        server.db,
+        { orgId: server.seed.zipperOrgId, userId: server.seed.userIds.owner },
+        {
+          kind: 'class',
+          title: `Busy ${hour}`,
+          description: '',
+          location: '',
+          coachUserId: null,
+          capacity: 5,
+          priceMinor: null,
+          entitlingProductIds: [],
+          punchCardGroupIds: [],
+          firstStart: `${busyDay}T${hour}:00`,
+          durationMinutes: 30,
+          recurrence: {
+            weekdays: ['MO', 'TU', 'WE', 'TH', 'FR', 'SA', 'SU'],
+            intervalWeeks: 1,
+            end: { kind: 'count', count: 1 },
+          },
+        },
+      );
+    const page = await (
+      await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    ).newPage();
+    await logIn(page, server.url, demoLogins.owner.email);
+    await page.goto(`${server.url}/dashboard/calendar`);
+    await page.getByRole('heading', { name: 'Schedule', level: 1 }).waitFor();
+    await page.locator('button[aria-label="Month view"]').click();
+    const more = page.getByRole('button', { name: /\+3 more/ });
+    // The busy day is in this month or the next.
+    if (busyDay.slice(0, 7) !== dayKeyOf(Date.now(), zone).slice(0, 7))
+      await page.locator('button[aria-label="Next Month"]').click();
+    await more.waitFor({ timeout: 30_000 });
+    for (const hour of ['06', '08', '10'])
+      expect(await page.getByRole('button', { name: new RegExp(`Busy ${hour}`) }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: /Busy 12/ }).count()).toBe(0);
+    // '+N more' comes after the day's first three.
+    const below = await more.boundingBox();
+    const third = await page.getByRole('button', { name: /Busy 10/ }).boundingBox();
+    expect(below!.y).toBeGreaterThan(third!.y);
+    expect(await axeViolations(page)).toEqual([]);
+    await more.click();
+    await page.getByRole('button', { name: /Busy 16/ }).waitFor();
+    expect(await page.getByRole('button', { name: /Busy 06/ }).count()).toBe(1);
   });
 });

@@ -1,6 +1,12 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import FullCalendar from '@fullcalendar/react';
-import type { DateClickInfo, DatesSetInfo, EventClickInfo, EventInput } from '@fullcalendar/react';
+import type {
+  CalendarRef,
+  DateClickInfo,
+  DatesSetInfo,
+  EventClickInfo,
+  EventInput,
+} from '@fullcalendar/react';
 import dayGridPlugin from '@fullcalendar/react/daygrid';
 import timeGridPlugin from '@fullcalendar/react/timegrid';
 import listPlugin from '@fullcalendar/react/list';
@@ -33,6 +39,7 @@ import { OccurrencePanel, type RenderCustomerPicker } from '../components/occurr
 import { BookingSettingsForm } from '../components/booking-settings-form.tsx';
 import { AppointmentTypes } from '../components/appointment-types.tsx';
 import { StaffHours } from '../components/staff-hours.tsx';
+import { fewEachDay, MONTH_DAY_EVENTS, moreByDay, paddedWindow } from '../month-events.ts';
 import '../schedule.css';
 
 type Editing = { classId: string | null; initial: ClassFormValues };
@@ -53,11 +60,15 @@ export function CalendarPage({
   const orgId = user.org?.id ?? '';
   const db = useAccountSync().sync?.db ?? null;
   const online = useOnlineStatus();
-  const [range, setRange] = useState<{ from: string; to: string } | null>(null);
+  const [range, setRange] = useState<{ from: string; to: string; view: string } | null>(null);
+  const calendar = useRef<CalendarRef>(null);
+  // The replica is read a view's length either side of what is shown: going to the next or
+  // previous week or month draws from documents already in hand while the window moves on.
+  const readWindow = range ? paddedWindow(range) : null;
   const occurrencesQuery = useLiveQuery(db, 'occurrences', {
     selector: {
       orgId,
-      ...(range ? { startsAt: { $gte: range.from, $lt: range.to } } : {}),
+      ...(readWindow ? { startsAt: { $gte: readWindow.from, $lt: readWindow.to } } : {}),
     },
   });
   const classesQuery = useLiveQuery(db, 'classes', { selector: { orgId } });
@@ -105,7 +116,11 @@ export function CalendarPage({
   );
   const coachChoices = (coaches.data?.coaches ?? []).map((c) => ({ id: c.userId, name: c.name }));
 
-  const events: EventInput[] = occurrences.map((o: OccurrenceDoc) => ({
+  // Everything read is handed over (the calendar draws what falls in its range): the next or
+  // previous range is drawn at once, in one pass, from documents already in hand.
+  const month = range?.view === 'dayGridMonth';
+  const drawn = month ? fewEachDay(occurrences, timeZone, MONTH_DAY_EVENTS) : occurrences;
+  const events: EventInput[] = drawn.map((o: OccurrenceDoc) => ({
     id: o.id,
     title:
       o.status === 'cancelled'
@@ -117,7 +132,19 @@ export function CalendarPage({
       o.status === 'cancelled' ? 'occurrence-cancelled' : 'occurrence-scheduled',
       `kind-${o.kind}`,
     ],
+    extendedProps: { last: 0 },
   }));
+  if (month)
+    for (const [day, more] of moreByDay(occurrences, timeZone, MONTH_DAY_EVENTS))
+      events.push({
+        id: `more:${day}`,
+        title: `+${more} more`,
+        start: day,
+        allDay: true,
+        classNames: ['occurrence-more'],
+        // After the day's class times (eventOrder below).
+        extendedProps: { last: 1 },
+      });
   const open = occurrences.find((o) => o.id === openId) ?? null;
   const now = useNow(60_000);
   const today = dayKeyOf(now.getTime(), timeZone);
@@ -158,6 +185,7 @@ export function CalendarPage({
       )}
       <div className="schedule-calendar">
         <FullCalendar
+          ref={calendar}
           plugins={[classicTheme, dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin]}
           // A phone gets the list: seven narrow columns hide the titles.
           initialView={
@@ -169,8 +197,10 @@ export function CalendarPage({
           slotMinTime="05:00:00"
           slotMaxTime="23:00:00"
           nowIndicator
-          // A busy month shows a few a day and '+N more': a month of 800 class times stays quick.
-          dayMaxEvents
+          // A busy month draws a few a day and '+N more' (opening the day): a month of 800 class
+          // times is drawn as ~100 events, and stays quick.
+          dayMaxEvents={false}
+          eventOrder="last,start,-duration,allDay,title"
           headerToolbar={{
             start: 'prev,today,next',
             center: 'title',
@@ -185,15 +215,25 @@ export function CalendarPage({
           events={events}
           datesSet={(info: DatesSetInfo) =>
             setRange((current) => {
-              const next = { from: info.start.toISOString(), to: info.end.toISOString() };
-              return current && current.from === next.from && current.to === next.to
+              const next = {
+                from: info.start.toISOString(),
+                to: info.end.toISOString(),
+                view: info.view.type,
+              };
+              return current &&
+                current.from === next.from &&
+                current.to === next.to &&
+                current.view === next.view
                 ? current
                 : next;
             })
           }
           eventClick={(info: EventClickInfo) => {
             info.jsEvent.preventDefault();
-            setOpenId(info.event.id);
+            // '+N more' on a busy day of the month opens that day.
+            if (info.event.id.startsWith('more:'))
+              calendar.current?.getApi().changeView('timeGridDay', info.event.id.slice(5));
+            else setOpenId(info.event.id);
           }}
           dateClick={(info: DateClickInfo) => {
             if (!online) return;
