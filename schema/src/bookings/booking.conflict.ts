@@ -18,6 +18,8 @@ export function mergeBookings(master: Booking, local: Booking): Booking {
     refusal: master.refusal,
     decidedAt: master.decidedAt,
     checkedInAt: master.checkedInAt,
+    // The person's name as the server last wrote it (it refreshes it on every write).
+    customerName: master.customerName,
   };
   if (staffStatuses.includes(master.status) && !staffStatuses.includes(local.status)) return master;
   if (staffStatuses.includes(local.status) && !staffStatuses.includes(master.status))

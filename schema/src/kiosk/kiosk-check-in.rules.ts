@@ -84,8 +84,14 @@ export function kioskCheckInRefusal(
   if (from === 'attended' && to === 'booked') {
     const ahead = clockTimeRefusal(new Date(at), now);
     if (ahead) return ahead;
+    // A cancelled class time gives its places back: none is taken again by an undo.
+    if (occurrence.status === 'cancelled') return kioskMessages.checkInClassCancelled;
+    // After the check-in it undoes (and after the booking's last change), within the undo time.
     const checkedIn = master.checkedInAt ? Date.parse(master.checkedInAt) : null;
-    return checkedIn !== null && at - checkedIn <= CHECK_IN_UNDO_MS
+    return checkedIn !== null &&
+      at >= checkedIn &&
+      at >= Date.parse(master.updatedAt) &&
+      at - checkedIn <= CHECK_IN_UNDO_MS
       ? null
       : kioskMessages.undoTooLate;
   }

@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { getTableColumns, inArray, sql } from 'drizzle-orm';
+import { and, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { z } from 'zod';
 import { changeStampRefusal } from '@platform/schema/sync/change-stamp.rules';
@@ -118,6 +118,20 @@ export async function pushChanges(
     // Rows out of the pusher's reach are only known to exist: never read as documents.
     const elsewhere = new Set<string>();
     const ownerKey = columnKeyOf(collection.table, collection.ownerColumn);
+    // A pull's row filter (a kiosk's current bookings) bounds a push's reach too: a row out of
+    // it is answered as anyone else's, never sent back as a conflict.
+    const filtered = scope.rowFilter
+      ? new Set(
+          (
+            (await tx
+              .select({ id: collection.table.id })
+              .from(collection.table)
+              .where(and(inArray(collection.table.id, ids), scope.rowFilter))) as Array<{
+              id: string;
+            }>
+          ).map((row) => row.id.toLowerCase()),
+        )
+      : null;
     for (const row of (await tx
       .select()
       .from(collection.table)
@@ -125,7 +139,10 @@ export async function pushChanges(
       .orderBy(collection.table.id)
       .for('update')) as Array<Record<string, unknown> & { id: string; orgId: string }>) {
       const id = row.id.toLowerCase();
-      if (!withinScope(scope, row.orgId, String(row[ownerKey]))) {
+      if (
+        !withinScope(scope, row.orgId, String(row[ownerKey])) ||
+        (filtered && !filtered.has(id))
+      ) {
         elsewhere.add(id);
         continue;
       }
@@ -155,7 +172,8 @@ export async function pushChanges(
         conflicts.push(master);
       else changes.push({ next, master });
     }
-    if (changes.length) errors.push(...(await collection.writeBatch(tx as Tx, actor, changes, { jobs, now })));
+    if (changes.length)
+      errors.push(...(await collection.writeBatch(tx as Tx, actor, changes, { jobs, now })));
     if (errors.length) throw new PushRefused(errors);
     const owners = new Set(
       changes.flatMap(({ next, master }) => [
