@@ -7,6 +7,7 @@ import {
 } from '@platform/schema/schedule/appointments.zod';
 import type { OccurrenceDoc } from '@platform/schema/schedule/schedule.zod';
 import type { Range } from '@platform/schema/time-tracking/org-calendar';
+import { bookingRequest } from './schedule-view.ts';
 import type { BusyRange } from '@platform/schema/schedule/availability';
 
 /**
@@ -132,25 +133,12 @@ export function appointmentRequest(input: {
   startsAt: number;
   now: Date;
 }): BookingDoc {
-  const at = input.now.toISOString();
   return {
-    id: input.id,
-    orgId: input.orgId,
-    customerUserId: input.personId,
-    customerName: input.personName,
-    occurrenceId: input.occurrenceId,
-    status: 'requested',
+    ...bookingRequest({ ...input, joinWaitlist: false }),
     appointment: {
       typeId: input.typeId,
       staffUserId: input.staffUserId,
       startsAt: new Date(input.startsAt).toISOString(),
     },
-    joinWaitlist: false,
-    paidWith: null,
-    refusal: null,
-    requestedAt: at,
-    decidedAt: null,
-    checkedInAt: null,
-    updatedAt: at,
   };
 }
