@@ -19,6 +19,19 @@ export type AxeViolation = {
  * Content-Security-Policy stays as users get it.
  */
 export async function axeViolations(page: Page, exclude: string[] = []): Promise<AxeViolation[]> {
+  // A toast fading in (or a dialog's transition) is half transparent for a moment: axe would
+  // measure the contrast of a frame no one reads. Finite animations are let finish first.
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.allSettled(
+        document
+          .getAnimations()
+          .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
+          .map((animation) => animation.finished),
+      ),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]),
+  );
   const loaded = await page.evaluate(() => 'axe' in window);
   if (!loaded) await page.evaluate(axeSource);
   return page.evaluate(async (excluded) => {
