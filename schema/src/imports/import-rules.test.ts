@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { readCsv } from './csv.ts';
+import {
+  checkImport,
+  importMessages,
+  type ImportContext,
+  type ImportKind,
+} from './import-rules.ts';
+
+const context: ImportContext = {
+  customerEmails: new Set(['ann@example.com', 'bo@example.com']),
+  products: new Map([
+    ['gold membership', { id: 'p-gold', recurring: true, punchCardGroups: 0 }],
+    ['10-class pack', { id: 'p-pack', recurring: false, punchCardGroups: 1 }],
+  ]),
+  contactLists: new Map([['newsletter', { id: 'l-news' }]]),
+  today: '2027-03-01',
+};
+
+const check = (kind: ImportKind, text: string) => {
+  const read = readCsv(text);
+  if (!read.ok) throw new Error(read.message);
+  return checkImport(kind, read.records, context);
+};
+const messages = (kind: ImportKind, text: string) =>
+  check(kind, text).errors.map((e) => [e.row, e.message]);
+
+describe('the five imports', () => {
+  it('customers: three columns at least, names and a valid email; a header row is skipped', () => {
+    const result = check(
+      'customers',
+      'firstName,lastName,email,phoneNumber\nAnn,Lee,ANN@example.com,555\n,Kim,bo@example.com\nCy,,c@x.io\nDi,Ray\nEd,Fox,not-an-email',
+    );
+    expect(result.rows).toEqual([
+      { row: 2, firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', phoneNumber: '555' },
+    ]);
+    expect(result.errors.map((e) => [e.row, e.message])).toEqual([
+      [3, importMessages.firstNameRequired],
+      [4, importMessages.lastNameRequired],
+      [5, 'This row has 2 columns; at least 3 columns are needed.'],
+      [6, 'Email not-an-email is not a valid email address'],
+    ]);
+    expect(result.errors[0]!.cells).toEqual(['', 'Kim', 'bo@example.com']);
+  });
+
+  it('product assignments: the spec’s messages for email, product, dates and discounts', () => {
+    expect(
+      messages(
+        'assignments',
+        [
+          'zed@example.com,Gold membership,start-stripe-subscription,2027-04-01',
+          'ann@example.com,Platinum,start-stripe-subscription,2027-04-01',
+          'ann@example.com,Gold membership,start-stripe-subscription,04/01/2027',
+          'ann@example.com,Gold membership,start-stripe-subscription,2027-04-01,2027-03-31',
+          'ann@example.com,Gold membership,start-stripe-subscription,2027-03-01',
+          'ann@example.com,10-class pack,start-stripe-subscription,2027-04-01',
+          'ann@example.com,Gold membership,cancel-everything,2027-04-01',
+          'ann@example.com,Gold membership,start-stripe-subscription,2027-04-01,,bogus,5',
+          'ann@example.com,Gold membership,start-stripe-subscription,2027-04-01,,percentage,-5',
+          'ann@example.com,Gold membership,start-stripe-subscription,2027-04-01,2027-05-01,percentage,10',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      [1, 'Email zed@example.com is not in the valid emails list'],
+      [2, 'Product Platinum not found'],
+      [3, 'Invalid date format'],
+      [4, 'End date must be after start date'],
+      [5, importMessages.startAfterToday],
+      [6, 'Product 10-class pack is not a subscription: it cannot be started'],
+      [
+        7,
+        'Action cancel-everything is not allowed; use one of: start-stripe-subscription, create-customer-subscription-invite, start-customer-subscription-for-external-payment',
+      ],
+      [8, importMessages.discountType],
+      [9, importMessages.discountAmount],
+    ]);
+    const ok = check(
+      'assignments',
+      'ann@example.com,gold membership,start-stripe-subscription,2027-04-01,2027-05-01,percentage,10',
+    );
+    expect(ok.rows).toEqual([
+      {
+        row: 1,
+        email: 'ann@example.com',
+        productId: 'p-gold',
+        action: 'start-stripe-subscription',
+        startDate: '2027-04-01',
+        endDate: '2027-05-01',
+        discount: { type: 'percentage', amount: 10 },
+      },
+    ]);
+  });
+
+  it('credits: a product with a punch card and a positive whole number', () => {
+    expect(
+      messages(
+        'credits',
+        'customerEmail,productName,credits\nann@example.com,Gold membership,5\nann@example.com,10-class pack,0\nann@example.com,10-class pack,2.5\nbo@example.com,10-class pack,10',
+      ),
+    ).toEqual([
+      [2, 'Product Gold membership has no punch card'],
+      [3, importMessages.creditsPositive],
+      [4, importMessages.creditsPositive],
+    ]);
+  });
+
+  it('tags: two columns, a name without commas', () => {
+    expect(
+      messages(
+        'tags',
+        'ann@example.com,"Morning, crew"\nann@example.com,\nann@example.com\nbo@example.com,VIP',
+      ),
+    ).toEqual([
+      [1, 'Tag name cannot contain commas'],
+      [2, 'This row has 1 column; at least 2 columns are needed.'],
+      [3, 'This row has 1 column; at least 2 columns are needed.'],
+    ]);
+  });
+
+  it('contact lists: the list must exist', () => {
+    expect(messages('contact-lists', 'ann@example.com,Newsletter\nbo@example.com,Leads')).toEqual([
+      [2, 'Contact list not found'],
+    ]);
+  });
+});

@@ -1,0 +1,299 @@
+import { z } from 'zod';
+import { isDayKey, type DayKey } from '../time-tracking/org-calendar.ts';
+import type { CsvRecord } from './csv.ts';
+
+/**
+ * The five CSV imports (issue 17; spec §3 row shapes, §5 rules, §8 messages, §9 constants): the
+ * columns of each, the rules of a row and their messages to the letter, once — the browser's
+ * preview and the server's check before writing run these same functions. What a rule needs to
+ * know of the organisation (its customers' emails, products, contact lists, today) comes in a
+ * `ImportContext` the caller reads.
+ */
+
+export const importKinds = [
+  'customers',
+  'assignments',
+  'credits',
+  'tags',
+  'contact-lists',
+] as const;
+export type ImportKind = (typeof importKinds)[number];
+
+/** The columns of each import, in order (spec §3). */
+export const importColumns = {
+  customers: ['firstName', 'lastName', 'email', 'phoneNumber'],
+  assignments: [
+    'customerEmail',
+    'productName',
+    'action',
+    'startDate',
+    'endDate',
+    'discountType',
+    'discountAmount',
+  ],
+  credits: ['customerEmail', 'productName', 'credits'],
+  tags: ['customerEmail', 'tagName'],
+  'contact-lists': ['customerEmail', 'contactListName'],
+} as const satisfies Record<ImportKind, readonly string[]>;
+
+/** The fewest columns a row of each import has (spec §9). */
+export const minimumColumns: Record<ImportKind, number> = {
+  customers: 3,
+  assignments: 4,
+  credits: 3,
+  tags: 2,
+  'contact-lists': 2,
+};
+
+/** spec §9: the preview's page and the text area's rows. */
+export const PREVIEW_PAGE_SIZE = 50;
+export const TEXT_AREA_MAX_ROWS = 50;
+/** Page numbers are shown when the preview has more pages than this. */
+export const PAGE_NUMBERS_AFTER = 3;
+
+/** spec §3/§5: what an assignment row may ask for (the invitation's action types). */
+export const assignmentActions = [
+  'start-stripe-subscription',
+  'create-customer-subscription-invite',
+  'start-customer-subscription-for-external-payment',
+] as const;
+export const discountTypes = ['fixed_amount', 'percentage'] as const;
+
+export const importMessages = {
+  // spec §8, to the letter.
+  emailNotValid: 'Email {x} is not in the valid emails list',
+  productNotFound: 'Product {x} not found',
+  invalidDate: 'Invalid date format',
+  endBeforeStart: 'End date must be after start date',
+  tagComma: 'Tag name cannot contain commas',
+  listNotFound: 'Contact list not found',
+  errorsHeading: 'We detected some errors on these rows.',
+  // Ours, where the spec names a rule without its words.
+  tooFewColumns: 'This row has {n}; at least {min} columns are needed.',
+  firstNameRequired: 'First name is required',
+  lastNameRequired: 'Last name is required',
+  emailRequired: 'Email is required',
+  emailInvalid: 'Email {x} is not a valid email address',
+  actionNotAllowed: 'Action {x} is not allowed; use one of: {actions}',
+  startNeedsRecurring: 'Product {x} is not a subscription: it cannot be started',
+  startAfterToday: 'Start date must be after today',
+  startRequired: 'A start date is required to start a subscription',
+  discountType: 'Discount type must be fixed_amount or percentage',
+  discountAmount: 'Discount amount must be a positive number',
+  noPunchCard: 'Product {x} has no punch card',
+  creditsPositive: 'Credits must be a positive whole number',
+  tagRequired: 'Tag name is required',
+  listRequired: 'Contact list name is required',
+} as const;
+
+const say = (message: string, values: Record<string, string | number>) =>
+  message.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? `{${key}}`));
+
+/** What the rules need to know of the organisation, read by the caller. */
+export type ImportContext = {
+  /** The organisation's customers' emails, lower-case (the "valid emails list"). */
+  customerEmails: ReadonlySet<string>;
+  /** Products by name, lower-case. */
+  products: ReadonlyMap<string, { id: string; recurring: boolean; punchCardGroups: number }>;
+  /** Contact lists by name, lower-case. */
+  contactLists: ReadonlyMap<string, { id: string }>;
+  /** Today in the organisation's zone. */
+  today: DayKey;
+};
+
+export type RowError = { row: number; message: string; cells: string[] };
+
+export type CustomerRow = {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phoneNumber: string;
+};
+export type AssignmentRow = {
+  email: string;
+  productId: string;
+  action: (typeof assignmentActions)[number];
+  startDate: DayKey | null;
+  endDate: DayKey | null;
+  discount: { type: (typeof discountTypes)[number]; amount: number } | null;
+};
+export type CreditRow = { email: string; productId: string; credits: number };
+export type TagRow = { email: string; tagName: string };
+export type ContactListRow = { email: string; contactListId: string };
+
+export type ImportRow = {
+  customers: CustomerRow;
+  assignments: AssignmentRow;
+  credits: CreditRow;
+  tags: TagRow;
+  'contact-lists': ContactListRow;
+};
+
+export type ImportCheck<K extends ImportKind> = {
+  rows: Array<{ row: number } & ImportRow[K]>;
+  errors: RowError[];
+};
+
+const emailFormat = z.email();
+
+/** Whether the first record is the header row (its first cell names the first column). */
+export function isHeader(kind: ImportKind, record: CsvRecord | undefined): boolean {
+  const first = record?.cells[0]?.replace(/[\s_-]/g, '').toLowerCase();
+  return first === importColumns[kind][0].toLowerCase();
+}
+
+/**
+ * Every row of an import checked: the rows to write, and the bad ones with their row number,
+ * message and data. A header row, when there is one, is neither.
+ */
+export function checkImport<K extends ImportKind>(
+  kind: K,
+  records: readonly CsvRecord[],
+  context: ImportContext,
+): ImportCheck<K> {
+  const rows: Array<{ row: number } & ImportRow[K]> = [];
+  const errors: RowError[] = [];
+  const data = isHeader(kind, records[0]) ? records.slice(1) : records;
+  for (const record of data) {
+    const result = checkRow(kind, record.cells, context);
+    if ('message' in result)
+      errors.push({ row: record.row, message: result.message, cells: record.cells });
+    else rows.push({ row: record.row, ...(result.value as ImportRow[K]) });
+  }
+  return { rows, errors };
+}
+
+type Checked<T> = { value: T } | { message: string };
+
+function checkRow(
+  kind: ImportKind,
+  cells: readonly string[],
+  context: ImportContext,
+): Checked<ImportRow[ImportKind]> {
+  const min = minimumColumns[kind];
+  if (cells.length < min)
+    return {
+      message: say(importMessages.tooFewColumns, {
+        n: `${cells.length} column${cells.length === 1 ? '' : 's'}`,
+        min,
+      }),
+    };
+  const cell = (i: number) => cells[i]?.trim() ?? '';
+  switch (kind) {
+    case 'customers':
+      return customerRow(cell);
+    case 'assignments':
+      return assignmentRow(cell, context);
+    case 'credits':
+      return creditRow(cell, context);
+    case 'tags':
+      return tagRow(cell, context);
+    case 'contact-lists':
+      return contactListRow(cell, context);
+  }
+}
+
+type Cell = (i: number) => string;
+
+function customerRow(cell: Cell): Checked<CustomerRow> {
+  const [firstName, lastName, email, phoneNumber] = [cell(0), cell(1), cell(2), cell(3)];
+  if (!firstName) return { message: importMessages.firstNameRequired };
+  if (!lastName) return { message: importMessages.lastNameRequired };
+  if (!email) return { message: importMessages.emailRequired };
+  if (!emailFormat.safeParse(email).success)
+    return { message: say(importMessages.emailInvalid, { x: email }) };
+  return { value: { firstName, lastName, email: email.toLowerCase(), phoneNumber } };
+}
+
+/** A customer of the organisation named by email (the "valid emails list"). */
+function knownEmail(email: string, context: ImportContext): Checked<string> {
+  const lower = email.toLowerCase();
+  return context.customerEmails.has(lower)
+    ? { value: lower }
+    : { message: say(importMessages.emailNotValid, { x: email }) };
+}
+
+function productNamed(name: string, context: ImportContext) {
+  return context.products.get(name.trim().toLowerCase()) ?? null;
+}
+
+function dateCell(text: string): Checked<DayKey | null> {
+  if (text === '') return { value: null };
+  return isDayKey(text) ? { value: text } : { message: importMessages.invalidDate };
+}
+
+function assignmentRow(cell: Cell, context: ImportContext): Checked<AssignmentRow> {
+  const email = knownEmail(cell(0), context);
+  if ('message' in email) return email;
+  const product = productNamed(cell(1), context);
+  if (!product) return { message: say(importMessages.productNotFound, { x: cell(1) }) };
+  const action = assignmentActions.find((a) => a === cell(2));
+  if (!action)
+    return {
+      message: say(importMessages.actionNotAllowed, {
+        x: cell(2),
+        actions: assignmentActions.join(', '),
+      }),
+    };
+  const start = dateCell(cell(3));
+  if ('message' in start) return start;
+  const end = dateCell(cell(4));
+  if ('message' in end) return end;
+  if (start.value && end.value && end.value <= start.value)
+    return { message: importMessages.endBeforeStart };
+  if (action === 'start-stripe-subscription') {
+    if (!product.recurring)
+      return { message: say(importMessages.startNeedsRecurring, { x: cell(1) }) };
+    if (!start.value) return { message: importMessages.startRequired };
+    if (start.value <= context.today) return { message: importMessages.startAfterToday };
+  }
+  let discount: AssignmentRow['discount'] = null;
+  if (cell(5) !== '') {
+    const type = discountTypes.find((t) => t === cell(5));
+    if (!type) return { message: importMessages.discountType };
+    const amount = Number(cell(6));
+    if (cell(6) === '' || !Number.isFinite(amount) || amount <= 0)
+      return { message: importMessages.discountAmount };
+    discount = { type, amount };
+  }
+  return {
+    value: {
+      email: email.value,
+      productId: product.id,
+      action,
+      startDate: start.value,
+      endDate: end.value,
+      discount,
+    },
+  };
+}
+
+function creditRow(cell: Cell, context: ImportContext): Checked<CreditRow> {
+  const email = knownEmail(cell(0), context);
+  if ('message' in email) return email;
+  const product = productNamed(cell(1), context);
+  if (!product) return { message: say(importMessages.productNotFound, { x: cell(1) }) };
+  if (product.punchCardGroups === 0)
+    return { message: say(importMessages.noPunchCard, { x: cell(1) }) };
+  if (!/^\d+$/.test(cell(2)) || Number(cell(2)) <= 0 || Number(cell(2)) > 100_000)
+    return { message: importMessages.creditsPositive };
+  return { value: { email: email.value, productId: product.id, credits: Number(cell(2)) } };
+}
+
+function tagRow(cell: Cell, context: ImportContext): Checked<TagRow> {
+  const email = knownEmail(cell(0), context);
+  if ('message' in email) return email;
+  const tagName = cell(1);
+  if (!tagName) return { message: importMessages.tagRequired };
+  if (tagName.includes(',')) return { message: importMessages.tagComma };
+  return { value: { email: email.value, tagName } };
+}
+
+function contactListRow(cell: Cell, context: ImportContext): Checked<ContactListRow> {
+  const email = knownEmail(cell(0), context);
+  if ('message' in email) return email;
+  if (!cell(1)) return { message: importMessages.listRequired };
+  const list = context.contactLists.get(cell(1).toLowerCase());
+  if (!list) return { message: importMessages.listNotFound };
+  return { value: { email: email.value, contactListId: list.id } };
+}
