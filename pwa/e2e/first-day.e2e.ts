@@ -79,6 +79,9 @@ describe('the first day', () => {
     const context = await env.browser.newContext();
     const page = await context.newPage();
     await logIn(page, env.server.url, demoLogins.parent.email);
+    // Signed in as far as the device knows (the app remembers it once it has read who is
+    // signed in): logging out before that would leave a device nobody signed in on.
+    await page.waitForFunction(() => localStorage.getItem('signed-in-before:v1') === '1');
     await page.request.post(`${env.server.url}/auth/logout`, {
       headers: { origin: env.server.url },
     });
