@@ -1,14 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import {
+  availabilityDocSchema,
   availabilityInputSchema,
-  type AvailabilityDoc,
   type AvailabilityInput,
   type StaffHoursResponse,
 } from '@platform/schema/schedule/appointments.zod';
 import { weekdayKeys } from '@platform/schema/schedule/recurrence';
 import { FormNotice, type Notice } from '../../../components/form-notice.tsx';
-
+import type { AccountDatabase } from '../../../db/database.ts';
+import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { NetworkError } from '../../../lib/api.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { failureText } from '../../../lib/request-failure.ts';
@@ -63,33 +64,40 @@ const sortedInput = (input: AvailabilityInput): AvailabilityInput => ({
 
 /**
  * "Staff hours for appointments" (issue 16): when each member of staff can be booked, week by
- * week, and the days that differ. Read from the server, which also names staff without hours
- * yet (TanStack Query); saved hours replicate to every device, where customers find free slots.
+ * week, and the days that differ. The hours are the device's replica (`availability`: offline
+ * too, and a save comes back by replication); who is on the staff — also those without hours
+ * yet — is asked of the server (TanStack Query), and offline it is those the replica has.
  */
-export function StaffHours({ orgId, timeZone }: { orgId: string; timeZone: string }) {
+export function StaffHours({
+  db,
+  orgId,
+  timeZone,
+}: {
+  db: AccountDatabase | null;
+  orgId: string;
+  timeZone: string;
+}) {
   const online = useOnlineStatus();
-  const client = useQueryClient();
-  const key = ['schedule', orgId, 'staff-hours'];
   const hours = useQuery({
-    queryKey: key,
+    queryKey: ['schedule', orgId, 'staff-hours'],
     queryFn: ({ signal }) => getStaffHours(signal),
     enabled: online,
   });
+  const replicaQuery = useLiveQuery(db, 'availability', { selector: { orgId } });
+  const replica = new Map(
+    replicaQuery.documents.flatMap((doc) => {
+      const parsed = availabilityDocSchema.safeParse(doc);
+      return parsed.success ? [[parsed.data.userId, parsed.data] as const] : [];
+    }),
+  );
+  const named =
+    hours.data?.staff ?? [...replica.values()].map((d) => ({ ...d, name: d.staffName }));
+  const staff: Person[] = named.map((s) => {
+    const held = replica.get(s.userId);
+    return held ? { ...s, weekly: held.weekly, exceptions: held.exceptions } : s;
+  });
   const [userId, setUserId] = useState('');
-  const staff = hours.data?.staff ?? [];
   const person = staff.find((s) => s.userId === userId) ?? staff[0] ?? null;
-  const saved = (doc: AvailabilityDoc) =>
-    client.setQueryData<StaffHoursResponse>(key, (old) =>
-      old
-        ? {
-            staff: old.staff.map((s) =>
-              s.userId === doc.userId
-                ? { ...s, weekly: doc.weekly, exceptions: doc.exceptions }
-                : s,
-            ),
-          }
-        : old,
-    );
 
   return (
     <section className="staff-hours" aria-labelledby="staff-hours-heading">
@@ -97,11 +105,11 @@ export function StaffHours({ orgId, timeZone }: { orgId: string; timeZone: strin
       <p className="field-hint">
         When each member of staff can be booked, in {timeZone.replace(/_/g, ' ')} time.
       </p>
-      {!hours.data && !online ? (
+      {staff.length === 0 && !online ? (
         <p className="field-hint">You are offline. Staff hours need a connection.</p>
-      ) : hours.isPending ? (
+      ) : staff.length === 0 && hours.isPending ? (
         <p role="status">Loading the staff hours…</p>
-      ) : hours.isError ? (
+      ) : staff.length === 0 && hours.isError ? (
         <div role="alert" className="form-error">
           <p>
             {hours.error instanceof NetworkError
@@ -134,30 +142,21 @@ export function StaffHours({ orgId, timeZone }: { orgId: string; timeZone: strin
               ))}
             </select>
           </div>
-          <StaffHoursEditor key={person.userId} person={person} online={online} onSaved={saved} />
+          <StaffHoursEditor key={person.userId} person={person} online={online} />
         </>
       )}
     </section>
   );
 }
 
-function StaffHoursEditor({
-  person,
-  online,
-  onSaved,
-}: {
-  person: Person;
-  online: boolean;
-  onSaved: (doc: AvailabilityDoc) => void;
-}) {
+function StaffHoursEditor({ person, online }: { person: Person; online: boolean }) {
   const [draft, setDraft] = useState(() => draftOf(person));
   // Messages show from the first save on, and then follow every change.
   const [checked, setChecked] = useState(false);
   const [notice, setNotice] = useState<Notice | null>(null);
   const save = useMutation({
     mutationFn: (input: AvailabilityInput) => saveStaffHours(person.userId, input),
-    onSuccess: (doc) => {
-      onSaved(doc);
+    onSuccess: () => {
       setNotice({ tone: 'success', text: `Hours saved for ${person.name}.` });
     },
     onError: (error) => setNotice({ tone: 'error', text: failureText(error, 'Saving the hours') }),

@@ -245,7 +245,7 @@ export function CalendarPage({
       </div>
       <BookingSettingsForm orgId={orgId} />
       <AppointmentTypes db={db} orgId={orgId} products={memberships} groups={groups} />
-      <StaffHours orgId={orgId} timeZone={timeZone} />
+      <StaffHours db={db} orgId={orgId} timeZone={timeZone} />
       {editing && (
         <ClassDialog
           classId={editing.classId}
