@@ -159,6 +159,28 @@ describe('booking classes in the customer app', () => {
     );
   });
 
+  it('says so when the timetable has never reached the device and the link is down, and shows it once it comes', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    contexts.push(context);
+    const page = await context.newPage();
+    // The timetable's first pull never gets through (a dead spot right after signing in).
+    const blocked = '**/api/sync/occurrences/pull*';
+    await context.route(blocked, (route) => route.abort());
+    await logIn(page, server.url, demoLogins.parent.email);
+    await page.goto(`${server.url}/dashboard-customer/${server.seed.zipperOrgId}/my-calendar`);
+    await page.getByText('Loading your calendar…').waitFor();
+    await context.setOffline(true);
+    await page
+      .getByText(
+        'Your calendar has not reached this device yet. It will as soon as you are online again.',
+      )
+      .waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await context.unroute(blocked);
+    await context.setOffline(false);
+    await page.getByRole('heading', { name: 'Classes and events' }).waitFor({ timeout: 30_000 });
+  });
+
   it('gives the last place to the phone that syncs first; the other is told why and joins the waitlist', async () => {
     await offer('Last place yoga', 1, '19:30');
     const other = await insertTestUser(server.db, { firstName: 'Robin', lastName: 'Rival' });

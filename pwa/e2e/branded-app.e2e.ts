@@ -137,6 +137,9 @@ describe('the branded customer app', () => {
   });
 
   it("opens offline as the organisation's app, logo included", async () => {
+    // What the device holds is what it was sent: the catalogue and the timetable must have
+    // reached it before the link goes (under load that can take a while on two cores).
+    await page.getByRole('status').filter({ hasText: 'Synced' }).waitFor({ timeout: 60_000 });
     await context.setOffline(true);
     try {
       await page.reload();

@@ -41,7 +41,11 @@ describe('charging a customer', () => {
     await dialog.getByLabel('Expiry (MM/YY)').fill('12/34');
     await dialog.getByLabel('Security code').fill('123');
     await dialog.getByRole('button', { name: 'Save card' }).click();
-    await dialog.getByRole('radio', { name: new RegExp(`•••• ${number.slice(-4)}`) }).waitFor();
+    // The card saved is the one chosen (the customer may already keep another like it: the
+    // list of cards on file can arrive after the form opened).
+    await dialog
+      .getByRole('radio', { name: new RegExp(`•••• ${number.slice(-4)}`), checked: true })
+      .waitFor();
   };
 
   const chargesOf = async (amountMinor: number) =>

@@ -35,6 +35,7 @@ import { AppointmentPicker } from '../components/appointment-picker.tsx';
 import { askedAppointmentTime } from '../appointment-view.ts';
 import { BookingActions } from '../components/booking-actions.tsx';
 import { CalendarFeed } from '../components/calendar-feed.tsx';
+import { ReplicaLoading } from '../../../components/replica-loading.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
 import {
   activeBookingOf,
@@ -209,7 +210,7 @@ export function MyCalendarPage() {
         </p>
       )}
       {loading ? (
-        <p role="status">Loading your calendar…</p>
+        <ReplicaLoading what="your calendar" />
       ) : (
         <>
           <section aria-labelledby="your-bookings">

@@ -14,6 +14,7 @@ import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
 import { CancelDialog } from '../components/cancel-dialog.tsx';
 import { CardOnFile } from '../components/card-on-file.tsx';
+import { ReplicaLoading } from '../../../components/replica-loading.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
 import { purchaseStatusLabels } from '../shop-texts.ts';
 import { useCustomerApp } from '../use-customer-app.ts';
@@ -71,7 +72,7 @@ export function PurchaseHistoryPage() {
     <section className="page purchase-history">
       <h1>Purchase history</h1>
       {loading ? (
-        <p role="status">Loading your purchases…</p>
+        <ReplicaLoading what="your purchase history" />
       ) : subscriptions.length === 0 && receipts.length === 0 && credits.balances.length === 0 ? (
         <EmptyState title="No purchases yet" action={{ label: 'Back to the dashboard', to: home }}>
           When you or your children buy something from {orgName ?? 'your organization'}, the receipt

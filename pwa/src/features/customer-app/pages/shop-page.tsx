@@ -6,6 +6,7 @@ import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
 import { CheckoutDialog } from '../components/checkout-dialog.tsx';
+import { ReplicaLoading } from '../../../components/replica-loading.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
 import { everyLabels, shopTexts } from '../shop-texts.ts';
 import { useCustomerApp } from '../use-customer-app.ts';
@@ -51,7 +52,7 @@ export function ShopPage() {
         </p>
       )}
       {db && catalogue.status === 'loading' ? (
-        <p role="status">Loading the shop…</p>
+        <ReplicaLoading what="the shop" />
       ) : products.length === 0 ? (
         <EmptyState
           title="Nothing for sale yet"
