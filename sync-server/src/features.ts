@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { authRoutes, type AuthRoutesOptions } from './auth/routes.ts';
+import { bookingRoutes } from './bookings/routes.ts';
 import { brandingRoutes } from './branding/routes.ts';
 import { crmRoutes } from './crm/routes.ts';
 import { devToolsRoutes } from './dev-tools/routes.ts';
@@ -42,4 +43,5 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(subscriptionsOverviewRoutes);
   await app.register(stripeWebhookRoutes);
   await app.register(scheduleRoutes);
+  await app.register(bookingRoutes);
 }

@@ -20,10 +20,11 @@ export const bookingStatuses = [
 export type BookingStatus = (typeof bookingStatuses)[number];
 
 /**
- * How a booked place is paid for: the server decides (booking.rules.ts `paymentFor`). `desk`:
- * staff added the person although nothing they hold pays — settled at the front desk.
+ * How a booked place is paid for: the server decides (booking.rules.ts `paymentFor`). `card`:
+ * paid online when booking (decision 0070). `desk`: staff added the person although nothing
+ * they hold pays — settled at the front desk.
  */
-export const bookingPayments = ['free', 'subscription', 'credit', 'desk'] as const;
+export const bookingPayments = ['free', 'subscription', 'credit', 'card', 'desk'] as const;
 
 /** A replicated booking (issue 4 wire contract, issue 16 adds the verdicts). */
 export const bookingDocSchema = z.object({

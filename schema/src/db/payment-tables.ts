@@ -316,6 +316,85 @@ export const sandboxCharges = pgTable(
   (t) => [uniqueIndex('sandbox_charges_key').on(t.idempotencyKey)],
 );
 
+/**
+ * A place paid for by card at booking (decision 0070): the customer pays online first (the
+ * device's checkout names this row's id), then the device writes the booking request, and the
+ * server's decision uses the payment — once. A payment no booking took (refused, full, never
+ * sent) and one whose place was given up in time is refunded by the job queue.
+ *
+ * `charging` → `paid` (or `declined`, to be paid again under the next attempt) → `used` when a
+ * booking took a place with it → `refund-due` → `refunded`.
+ */
+export const bookingPayments = pgTable(
+  'booking_payments',
+  {
+    id: uuid('id').primaryKey(),
+    orgId: orgId(),
+    bookingId: uuid('booking_id').notNull(),
+    /** Whose card paid (a guardian, for a child's place). */
+    payerUserId: uuid('payer_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** Whose place it pays for. */
+    customerUserId: uuid('customer_user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The class time (for an appointment: the id the device named for it). */
+    occurrenceId: text('occurrence_id').notNull(),
+    /** What the receipt says: the class and its time. */
+    description: text('description').notNull(),
+    amountMinor: integer('amount_minor').notNull(),
+    currency: text('currency').notNull().default('USD'),
+    paymentMethodId: uuid('payment_method_id').references(() => paymentMethods.id, {
+      onDelete: 'set null',
+    }),
+    status: text('status', {
+      enum: ['charging', 'paid', 'declined', 'used', 'refund-due', 'refunded', 'refund-refused'],
+    }).notNull(),
+    attempt: integer('attempt').notNull().default(1),
+    chargingSince: timestamp('charging_since', { withTimezone: true }),
+    failureMessage: text('failure_message'),
+    processorChargeId: text('processor_charge_id'),
+    processorRefundId: text('processor_refund_id'),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: createdAt(),
+    paidAt: timestamp('paid_at', { withTimezone: true }),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    refundedAt: timestamp('refunded_at', { withTimezone: true }),
+  },
+  (t) => [
+    // One payment in play per booking: a second checkout for the same place cannot charge too.
+    uniqueIndex('booking_payments_live')
+      .on(t.bookingId)
+      .where(sql`${t.status} in ('charging', 'paid', 'declined', 'used')`),
+    index('booking_payments_due').on(t.status, t.paidAt),
+  ],
+);
+
+/**
+ * The sandbox's refunds: one row per idempotency key, against one of its succeeded charges;
+ * together never more than the charge took.
+ */
+export const sandboxRefunds = pgTable(
+  'sandbox_refunds',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: orgId(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    chargeId: uuid('charge_id')
+      .notNull()
+      .references(() => sandboxCharges.id, { onDelete: 'cascade' }),
+    amountMinor: integer('amount_minor').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('sandbox_refunds_key').on(t.idempotencyKey),
+    index('sandbox_refunds_charge').on(t.chargeId),
+  ],
+);
+
 /** The sandbox's stored cards: what the test number said the card does. */
 export const sandboxCards = pgTable('sandbox_cards', {
   id: text('id').primaryKey(),
@@ -333,6 +412,8 @@ export const paymentTables = {
   invoices,
   subscriptions,
   sandboxCharges,
+  sandboxRefunds,
+  bookingPayments,
   sandboxCards,
   processorCustomers,
   processorEvents,

@@ -143,7 +143,7 @@ export const bookings = pgTable(
       startsAt: string;
     } | null>(),
     joinWaitlist: boolean('join_waitlist').notNull().default(false),
-    paidWith: text('paid_with', { enum: ['free', 'subscription', 'credit', 'desk'] }),
+    paidWith: text('paid_with', { enum: ['free', 'subscription', 'credit', 'card', 'desk'] }),
     /** The punch-card group a credit was taken from (given back on a timely cancellation). */
     creditGroupId: uuid('credit_group_id'),
     refusal: text('refusal'),

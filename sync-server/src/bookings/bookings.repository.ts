@@ -424,3 +424,58 @@ export async function feedBookingsOf(
     .orderBy(asc(classOccurrences.startsAt))
     .limit(2000);
 }
+
+/**
+ * What paying for a place would pay for (decision 0070), read without locks — the decision
+ * itself reads again under them: a class time of the organisation with its series' terms and
+ * counts, or an appointment type (its class time does not exist before it is booked).
+ */
+export async function placeToPayFor(
+  db: Db | Tx,
+  orgId: string,
+  target: { occurrenceId: string; appointmentTypeId: string | null },
+) {
+  if (target.appointmentTypeId) {
+    const [type] = await db
+      .select()
+      .from(appointmentTypes)
+      .where(
+        and(
+          eq(appointmentTypes.orgId, orgId),
+          eq(appointmentTypes.id, target.appointmentTypeId),
+          eq(appointmentTypes.deleted, false),
+        ),
+      );
+    if (!type) return null;
+    return {
+      kind: 'appointment' as const,
+      title: type.title,
+      startsAt: null,
+      full: false,
+      status: 'scheduled' as const,
+      terms: termsOf(type),
+    };
+  }
+  if (!uuidShape.test(target.occurrenceId)) return null;
+  const [row] = await db
+    .select({ occurrence: classOccurrences, ...termsColumns })
+    .from(classOccurrences)
+    .leftJoin(scheduleClasses, eq(scheduleClasses.id, classOccurrences.classId))
+    .leftJoin(appointmentTypes, eq(appointmentTypes.id, classOccurrences.appointmentTypeId))
+    .where(
+      and(
+        eq(classOccurrences.orgId, orgId),
+        eq(classOccurrences.id, target.occurrenceId),
+        eq(classOccurrences.deleted, false),
+      ),
+    );
+  if (!row || row.occurrence.kind === 'appointment') return null;
+  return {
+    kind: row.occurrence.kind,
+    title: row.occurrence.title,
+    startsAt: row.occurrence.startsAt,
+    full: row.occurrence.bookedCount >= row.occurrence.capacity,
+    status: row.occurrence.status,
+    terms: termsOf(row),
+  };
+}

@@ -15,6 +15,12 @@ import { dayKeyOf, orgTimeZone } from '@platform/schema/time-tracking/org-calend
 import type { Db, Tx } from '../db/open-database.ts';
 import { icsUidOf, type IcsEntry } from '@platform/schema/schedule/ics';
 import type { JobQueue } from '../jobs/job-queue.ts';
+import { bookingPayMessages } from '@platform/schema/bookings/booking-pay.zod';
+import {
+  holdsPaymentFor,
+  owePaymentsBack,
+  usePaymentFor,
+} from '../payments/booking-payments.service.ts';
 import { holdingsOf, refundBookingCredits, useCredits } from '../payments/credits.service.ts';
 import {
   checkAskedAppointment,
@@ -225,6 +231,7 @@ export async function writeBookings(
         booking: doc,
         from: master.status,
         now,
+        jobs: context.jobs ?? null,
       });
       doc.refusal = null;
     } else if (next.status === 'attended' && master?.status !== 'attended') {
@@ -243,6 +250,11 @@ export async function writeBookings(
     promoted.push(...(await promoteWaitlist(tx, occurrence, now, actor.userId)));
   await saveChangedCounts(tx, orgId, occurrences);
   await announcePromotions(tx, context.jobs, orgId, promoted);
+  // A request paid for by card and refused (full, cancelled, started…): the money goes back.
+  const refusedNow = stored
+    .filter((doc) => doc.status === 'refused' && doc.decidedAt === decidedAt)
+    .map((doc) => doc.id);
+  await owePaymentsBack(tx, context.jobs ?? null, orgId, refusedNow, ['paid']);
   // A request made offline and refused when it arrived: the person may not have the app open.
   const refusedLate = stored
     .filter(
@@ -295,7 +307,9 @@ async function decideRequest(
   if (closesAt.getTime() <= now.getTime()) return refused(bookingMessages.classStarted);
   if (input.alreadyHolds) return refused(bookingMessages.alreadyBooked);
   if (occurrence.bookedCount >= occurrence.capacity) {
-    if (!doc.joinWaitlist) return refused(bookingMessages.full);
+    // A place paid for by card does not wait holding the money: refused, and paid back.
+    if (!doc.joinWaitlist || (await holdsPaymentFor(tx, doc.orgId, doc.id)))
+      return refused(bookingMessages.full);
     occurrence.waitlistCount += 1;
     occurrence.changed = true;
     return { status: 'waitlisted', paidWith: null, refusal: null, creditGroupId: null };
@@ -377,7 +391,7 @@ const nothingHeld = {
 };
 
 type Paid =
-  | { ok: true; paidWith: 'free' | 'subscription' | 'credit'; groupId: string | null }
+  | { ok: true; paidWith: 'free' | 'subscription' | 'credit' | 'card'; groupId: string | null }
   | { ok: false; refusal: string };
 
 /** Pays for a place as booking.rules.ts `paymentFor` says; a credit is taken here. */
@@ -405,7 +419,24 @@ async function payForPlace(
     if (payment.kind === 'free') return { ok: true, paidWith: 'free', groupId: null };
     if (payment.kind === 'subscription')
       return { ok: true, paidWith: 'subscription', groupId: null };
-    if (payment.kind === 'pay') return { ok: false, refusal: bookingMessages.payAtBooking };
+    if (payment.kind === 'pay') {
+      // Paid by card before the request was sent (decision 0070): that payment, once.
+      const card = await usePaymentFor(
+        tx,
+        {
+          id: booking.id,
+          orgId: occurrence.orgId,
+          customerUserId: booking.customerUserId,
+          occurrenceId: occurrence.id,
+        },
+        now,
+      );
+      if (card.ok) return { ok: true, paidWith: 'card', groupId: null };
+      return {
+        ok: false,
+        refusal: card.returned ? bookingPayMessages.paymentReturned : bookingMessages.payAtBooking,
+      };
+    }
     if (payment.kind === 'none') return { ok: false, refusal: bookingMessages.notEntitled };
     const used = await useCredits(tx, {
       orgId: occurrence.orgId,
@@ -431,6 +462,7 @@ async function release(
     booking: StoredBooking;
     from: BookingDoc['status'];
     now: Date;
+    jobs: Pick<JobQueue, 'enqueue'> | null;
   },
 ) {
   const { occurrence, booking, from } = input;
@@ -442,6 +474,8 @@ async function release(
     occurrence.changed = true;
   }
   // A customer's cancellation reached here only in time (checked above); staff always refund.
+  if (takesPlace(from) && booking.paidWith === 'card')
+    await owePaymentsBack(tx, input.jobs, input.orgId, [booking.id], ['used']);
   if (takesPlace(from) && booking.paidWith === 'credit' && booking.creditGroupId) {
     await refundBookingCredits(tx, {
       orgId: input.orgId,
@@ -543,6 +577,7 @@ export async function cancelBookingsOf(
       booking,
       from: booking.status,
       now: context.now,
+      jobs: context.jobs,
     });
     cancelled.push({
       ...booking,

@@ -99,6 +99,22 @@ export const jobDefinitions = {
     expireInSeconds: 240,
     cron: '*/15 * * * *',
   },
+  /** A payment made at booking that no place kept, given back once (decision 0070). */
+  'booking-refund': {
+    payload: z.object({ paymentId: z.uuid() }),
+    // ~1, 2, 4, 8, 16 min; after that the hourly sweep asks again.
+    retryLimit: 5,
+    retryDelaySeconds: 60,
+    expireInSeconds: 120,
+  },
+  /** Hourly: payments at booking unused for a day owed back, and each one owed asked again. */
+  'booking-refunds-due': {
+    payload: z.object({}),
+    retryLimit: 1,
+    retryDelaySeconds: 60,
+    expireInSeconds: 240,
+    cron: '23 * * * *',
+  },
   /** Deletes what would otherwise grow for ever (decision 0016). */
   prune: {
     payload: z.object({}),

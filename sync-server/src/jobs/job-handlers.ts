@@ -4,6 +4,7 @@ import type { MailTransport } from '../adapters/mailer/port.ts';
 import { requestPasswordReset } from '../auth/password-reset.service.ts';
 import { queueBookingReminders, sendBookingNotices } from '../bookings/booking-notice.service.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
+import { queueBookingRefunds, refundBookingPayment } from '../payments/booking-payments.service.ts';
 import { sendReceipt } from '../payments/receipt.service.ts';
 import { sendRenewalFailedNotice } from '../payments/renewal-notice.service.ts';
 import { renewSubscription } from '../payments/renewal.service.ts';
@@ -53,6 +54,19 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   jobs.handle('booking-reminders', async () => {
     const queued = await queueBookingReminders(db, jobs);
     if (queued > 0) app.log.info({ queued }, 'booking reminders queued');
+  });
+  jobs.handle('booking-refund', async (payload) => {
+    const outcome = await refundBookingPayment(
+      { db, processor: app.paymentProcessor },
+      payload.paymentId,
+    );
+    if (outcome === 'refused')
+      app.log.warn({ paymentId: payload.paymentId }, 'a booking payment could not be refunded');
+  });
+  jobs.handle('booking-refunds-due', async () => {
+    if (app.paymentProcessor.kind === 'none') return;
+    const queued = await queueBookingRefunds(db, jobs);
+    if (queued > 0) app.log.info({ queued }, 'booking refunds queued');
   });
   jobs.handle('prune', async () => {
     const pruned = await pruneExpiredData(db, {

@@ -5,7 +5,8 @@ import type { AddressInfo } from 'node:net';
 /**
  * A local stand-in for Stripe's API, speaking its wire format, for the Stripe adapter's tests
  * (DESIGN.md: fakes only for the outside world, behind their port). It answers the calls the
- * adapter makes — products, customers, attaching PaymentMethods, PaymentIntents, coupons,
+ * adapter makes — products, customers, attaching PaymentMethods, PaymentIntents, refunds of a
+ * succeeded PaymentIntent (in part or in full, never more in total than it took), coupons,
  * subscriptions (created with their discounts, their card changed, cancelled at period end) —
  * with form-encoded bodies in (bracket notation) and JSON objects out, Stripe's error envelopes
  * with their statuses, and Stripe's idempotency: a key seen before answers the stored response
@@ -91,6 +92,8 @@ export async function startStripeWireServer() {
   const stored = new Map<string, { path: string; body: string; reply: Reply }>();
   /** Attached PaymentMethods: the test token each was made from, and its customer. */
   const methods = new Map<string, { token: string; customer: string }>();
+  /** What has been refunded of each PaymentIntent, in minor units. */
+  const refunded = new Map<string, number>();
   type Failure = { mode: 'http-500' | 'drop'; path?: string };
   const failures: Failure[] = [];
 
@@ -199,6 +202,55 @@ export async function startStripeWireServer() {
     });
     (error.body.error as Json).payment_intent = intent;
     return error;
+  }
+
+  /**
+   * A refund of a PaymentIntent, as Stripe makes one: of a succeeded intent only, the amount
+   * left when none is given, and never more in total than the intent took. Test-mode refunds
+   * succeed at once.
+   */
+  function createRefund(params: Params): Reply {
+    const intentId = params.payment_intent as string | undefined;
+    if (!intentId) return invalidRequest('Must provide one of charge or payment_intent.');
+    const intent = objects.get(intentId);
+    if (!intent || intent.object !== 'payment_intent')
+      return invalidRequest(`No such payment_intent: '${intentId}'`, 404, 'resource_missing');
+    if (intent.status !== 'succeeded')
+      return invalidRequest(
+        `This PaymentIntent (${intentId}) does not have a successful charge to refund.`,
+        400,
+        'payment_intent_unexpected_state',
+      );
+    const already = refunded.get(intentId) ?? 0;
+    const left = (intent.amount_received as number) - already;
+    if (left <= 0)
+      return invalidRequest(
+        `Charge ${intent.latest_charge as string} has already been refunded.`,
+        400,
+        'charge_already_refunded',
+      );
+    const amount = params.amount === undefined ? left : Number(params.amount);
+    if (!Number.isInteger(amount) || amount < 1)
+      return invalidRequest('Invalid positive integer', 400, 'parameter_invalid_integer');
+    if (amount > left)
+      return invalidRequest(
+        `Refund amount (${amount}) is greater than unrefunded amount on charge (${left})`,
+        400,
+        'amount_too_large',
+      );
+    refunded.set(intentId, already + amount);
+    return keep({
+      id: newId('re'),
+      object: 'refund',
+      amount,
+      currency: intent.currency,
+      payment_intent: intentId,
+      status: 'succeeded',
+      created: now(),
+      metadata: params.metadata ?? {},
+      charge: null,
+      reason: params.reason ?? null,
+    });
   }
 
   function createCoupon(params: Params): Reply {
@@ -352,6 +404,7 @@ export async function startStripeWireServer() {
     if (method === 'POST' && path === '/v1/payment_intents') return createPaymentIntent(params);
     if (method === 'POST' && path === '/v1/subscriptions') return createSubscription(params);
     if (method === 'POST' && path === '/v1/coupons') return createCoupon(params);
+    if (method === 'POST' && path === '/v1/refunds') return createRefund(params);
     const one = /^\/v1\/(payment_intents|subscriptions|coupons)\/([^/]+)$/.exec(path);
     const found = one ? objects.get(decodeURIComponent(one[2]!)) : undefined;
     if (one && !found)
@@ -433,6 +486,8 @@ export async function startStripeWireServer() {
     /** The objects of one kind the server created ('payment_intent', 'subscription', …). */
     created: (object: string) => [...objects.values()].filter((o) => o.object === object),
     object: (id: string) => objects.get(id),
+    /** What has been refunded of a PaymentIntent, in minor units. */
+    refundedOf: (paymentIntentId: string) => refunded.get(paymentIntentId) ?? 0,
     /** The next requests fail: a 500 answer, or a connection dropped after the work is done. */
     failNext: (...next: Array<Failure['mode']>) => {
       failures.push(...next.map((mode) => ({ mode })));

@@ -44,6 +44,7 @@ export function noPaymentProcessor(): PaymentProcessor {
     createProduct: unavailable,
     saveCard: unavailable,
     charge: unavailable,
+    refund: unavailable,
     startSubscription: unavailable,
     useCardForSubscription: unavailable,
     cancelSubscriptionAtPeriodEnd: unavailable,

@@ -48,6 +48,27 @@ export type ChargeOutcome =
   | { status: 'declined' | 'requires-action'; message: string };
 
 /**
+ * Money given back on a charge that succeeded (a place paid for at booking and then refused,
+ * or cancelled in time). Once per idempotency key, like a charge: asking again answers the
+ * first outcome and never refunds twice. `amountMinor` is at most what the charge took.
+ */
+export type RefundRequest = {
+  orgId: string;
+  /** The charge's id as `charge` answered it. */
+  chargeId: string;
+  amountMinor: number;
+  idempotencyKey: string;
+};
+
+/**
+ * `refused`: the processor will not give this back (already refunded, a charge it does not
+ * know or that did not succeed) — an answer, not an outage; anything else throws, so the
+ * refund job asks again with the same key.
+ */
+export type RefundOutcome =
+  { status: 'refunded'; refundId: string } | { status: 'refused'; message: string };
+
+/**
  * Our coupon on a subscription's renewals, and which of them it discounts by our rules
  * (decision 0060): the processor is told the undiscounted price and this discount.
  */
@@ -102,6 +123,8 @@ export interface PaymentProcessor {
   }): Promise<{ ok: true; card: StoredCard } | { ok: false; message: string }>;
   /** Charges once per idempotency key, whatever happens to the caller in between. */
   charge(request: ChargeRequest): Promise<ChargeOutcome>;
+  /** Gives back money a charge took; once per idempotency key. */
+  refund(request: RefundRequest): Promise<RefundOutcome>;
   /** Starts the processor's subscription for the renewals; once per idempotency key. */
   startSubscription(request: SubscriptionRequest): Promise<{ processorSubscriptionId: string }>;
   /**

@@ -38,6 +38,7 @@ export const sandboxMessages = {
     'This is the sandbox: it takes a test card number from its own form, not a card saved at Stripe.',
   requiresAuthentication:
     'Your bank asks to confirm this payment, which the sandbox cannot show. Use another test card.',
+  refundRefused: 'This payment cannot be refunded: it was already refunded, or never taken.',
 } as const;
 
 export function sandboxCardOf(number: string) {

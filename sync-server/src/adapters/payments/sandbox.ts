@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
-import { sandboxCards, sandboxCharges } from '@platform/schema/db';
+import { and, eq, sql } from 'drizzle-orm';
+import { sandboxCards, sandboxCharges, sandboxRefunds } from '@platform/schema/db';
+import { rowsOf } from '../../db/open-database.ts';
 import type { Db } from '../../db/open-database.ts';
 import type { ChargeOutcome, PaymentProcessor } from './port.ts';
 import { sandboxCardOf, sandboxMessages, type SandboxBehaviour } from './sandbox-cards.ts';
@@ -97,6 +98,62 @@ export function sandboxProcessor(db: Db, now: () => Date = () => new Date()): Pa
         return { status: 'succeeded', chargeId: `ch_sandbox_${row.id}` };
       if (!known) return { status: 'declined', message: sandboxMessages.declined };
       return decline ?? { status: 'declined', message: sandboxMessages.declined };
+    },
+
+    // Under the charge's row lock: a refund asked under a new key sees every refund before it,
+    // so together they never give back more than the charge took.
+    async refund(request) {
+      const chargeRowId =
+        /^ch_sandbox_([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/.exec(
+          request.chargeId,
+        )?.[1];
+      const refused = { status: 'refused', message: sandboxMessages.refundRefused } as const;
+      if (!chargeRowId) return refused;
+      return db.transaction(async (tx) => {
+        const [locked] = rowsOf<{ id: string; amount_minor: number }>(
+          await tx.execute(sql`
+            select c.id, c.amount_minor from sandbox_charges c
+            where c.id = ${chargeRowId} and c.org_id = ${request.orgId} and c.outcome = 'succeeded'
+            for update`),
+        );
+        // Read after the lock, in a statement of its own: its snapshot sees every refund
+        // committed while this one waited (a subquery of the locking statement would not).
+        const charge = locked && {
+          ...locked,
+          refunded: rowsOf<{ refunded: number }>(
+            await tx.execute(sql`
+              select coalesce(sum(amount_minor), 0)::int as refunded
+              from sandbox_refunds where charge_id = ${locked.id}`),
+          )[0]!.refunded,
+        };
+        const [known] = await tx
+          .select()
+          .from(sandboxRefunds)
+          .where(eq(sandboxRefunds.idempotencyKey, request.idempotencyKey));
+        if (known) {
+          return known.chargeId === chargeRowId &&
+            known.orgId === request.orgId &&
+            known.amountMinor === request.amountMinor
+            ? { status: 'refunded', refundId: `re_sandbox_${known.id}` }
+            : refused;
+        }
+        if (
+          !charge ||
+          request.amountMinor <= 0 ||
+          charge.refunded + request.amountMinor > charge.amount_minor
+        )
+          return refused;
+        const [row] = await tx
+          .insert(sandboxRefunds)
+          .values({
+            orgId: request.orgId,
+            idempotencyKey: request.idempotencyKey,
+            chargeId: charge.id,
+            amountMinor: request.amountMinor,
+          })
+          .returning({ id: sandboxRefunds.id });
+        return { status: 'refunded', refundId: `re_sandbox_${row!.id}` };
+      });
     },
 
     // The id comes from the key, so asking twice answers the same subscription, as Stripe does.

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { processorCustomers } from '@platform/schema/db';
 import type { Db } from '../../db/open-database.ts';
+import { ServiceUnavailable } from '../../plugins/domain-errors.ts';
 import { insertTestOrg, insertTestUser } from '../../testing/auth-fixtures.ts';
 import { startStripeWireServer, type StripeWireServer } from '../../testing/stripe-wire-server.ts';
 import { startStripeBench } from '../../testing/stripe-fixtures.ts';
@@ -10,7 +11,13 @@ import { cardMessages } from './card-messages.ts';
 import type { PaymentProcessor } from './port.ts';
 import { sandboxProcessor } from './sandbox.ts';
 import { sandboxMessages } from './sandbox-cards.ts';
-import { createStripeClient, stripeMessages, stripeProcessor } from './stripe.ts';
+import {
+  createStripeClient,
+  processorUnavailableMessage,
+  stripeMessages,
+  stripeProcessor,
+  withOutagesAsUnavailable,
+} from './stripe.ts';
 
 // Issue 15, decision 0057: the Stripe adapter against a local server speaking Stripe's wire
 // format (the SDK parses its answers into its own types, as it would Stripe's).
@@ -214,6 +221,122 @@ describe.each(testDatabaseKinds)('the Stripe adapter on %s', (kind) => {
     await expect(
       unreachable.createProduct({ orgId: who.orgId, productId: 'p', name: 'x' }),
     ).rejects.toThrow();
+  });
+
+  /** A charge of 11 900 that succeeded: its PaymentIntent's id. */
+  async function succeededCharge(who: { orgId: string; userId: string }) {
+    const outcome = await charge(
+      who,
+      await savedCard(who, 'pm_card_visa'),
+      `${crypto.randomUUID()}:1`,
+    );
+    if (outcome.status !== 'succeeded') throw new Error(`the charge was ${outcome.status}`);
+    return outcome.chargeId;
+  }
+  const refund = (
+    who: { orgId: string },
+    chargeId: string,
+    amountMinor: number,
+    key = `refund:${crypto.randomUUID()}`,
+  ) => stripe.refund({ orgId: who.orgId, chargeId, amountMinor, idempotencyKey: key });
+  const refundsOf = (chargeId: string) =>
+    wire.created('refund').filter((r) => r.payment_intent === chargeId);
+
+  it('refunds a succeeded charge once per key, with our idempotency key', async () => {
+    const who = await person();
+    const chargeId = await succeededCharge(who);
+    const key = `refund:${crypto.randomUUID()}`;
+    const first = await refund(who, chargeId, 4_000, key);
+    expect(first).toEqual({ status: 'refunded', refundId: expect.stringMatching(/^re_/) });
+    expect(await refund(who, chargeId, 4_000, key)).toEqual(first);
+    const asked = requestsTo('/v1/refunds').filter((r) => r.idempotencyKey === key);
+    expect(asked.map((r) => r.replayed)).toEqual([false, true]);
+    expect(asked[0]?.params).toEqual({
+      payment_intent: chargeId,
+      amount: '4000',
+      metadata: { orgId: who.orgId },
+    });
+    expect(refundsOf(chargeId)).toEqual([
+      expect.objectContaining({ id: (first as { refundId: string }).refundId, amount: 4_000 }),
+    ]);
+  });
+
+  it('refuses a refund beyond what is left of the charge', async () => {
+    const who = await person();
+    const chargeId = await succeededCharge(who);
+    const refused = { status: 'refused', message: stripeMessages.refundRefused };
+    expect(await refund(who, chargeId, 10_000)).toMatchObject({ status: 'refunded' });
+    // More than is left (amount_too_large), then the rest, then anything (charge_already_refunded).
+    expect(await refund(who, chargeId, 2_000)).toEqual(refused);
+    expect(await refund(who, chargeId, 1_900)).toMatchObject({ status: 'refunded' });
+    expect(await refund(who, chargeId, 1)).toEqual(refused);
+    expect(refundsOf(chargeId).map((r) => r.amount)).toEqual([10_000, 1_900]);
+    expect(wire.refundedOf(chargeId)).toBe(11_900);
+  });
+
+  it('refuses a refund of a declined charge and of a PaymentIntent Stripe does not know', async () => {
+    const who = await person();
+    const declined = await savedCard(who, 'pm_card_chargeDeclined');
+    expect(await charge(who, declined, `${crypto.randomUUID()}:1`)).toMatchObject({
+      status: 'declined',
+    });
+    const [intent] = wire.created('payment_intent').filter((i) => i.payment_method === declined);
+    const confirm = await savedCard(who, 'pm_card_authenticationRequired');
+    expect(await charge(who, confirm, `${crypto.randomUUID()}:1`)).toMatchObject({
+      status: 'requires-action',
+    });
+    const [waiting] = wire.created('payment_intent').filter((i) => i.payment_method === confirm);
+    for (const chargeId of [intent!.id as string, waiting!.id as string, 'pi_nothing']) {
+      expect(await refund(who, chargeId, 100), chargeId).toEqual({
+        status: 'refused',
+        message: stripeMessages.refundRefused,
+      });
+      expect(refundsOf(chargeId)).toEqual([]);
+    }
+  });
+
+  it('throws when a refund fails at Stripe or its answer is lost, and the same key then finds the first refund', async () => {
+    const who = await person();
+    const chargeId = await succeededCharge(who);
+    const key = `refund:${crypto.randomUUID()}`;
+    wire.failNextOn('/v1/refunds', 'http-500');
+    await expect(refund(who, chargeId, 11_900, key)).rejects.toThrow();
+    expect(refundsOf(chargeId)).toEqual([]);
+    // Made, its answer lost — twice, as the SDK asks once more by itself after a closed connection.
+    wire.failNextOn('/v1/refunds', 'drop', 'drop');
+    await expect(refund(who, chargeId, 11_900, key)).rejects.toThrow();
+    const found = await refund(who, chargeId, 11_900, key);
+    expect(found).toMatchObject({ status: 'refunded' });
+    const refunds = refundsOf(chargeId);
+    expect(refunds).toEqual([
+      expect.objectContaining({ id: (found as { refundId: string }).refundId, amount: 11_900 }),
+    ]);
+    const asked = requestsTo('/v1/refunds').filter((r) => r.params.payment_intent === chargeId);
+    expect(asked.map((r) => r.idempotencyKey)).toEqual([key, key, key, key]);
+    expect(wire.refundedOf(chargeId)).toBe(11_900);
+  });
+
+  it('says a refund Stripe fails on is an outage, and a refused one is still an answer', async () => {
+    const who = await person();
+    const chargeId = await succeededCharge(who);
+    const guarded = withOutagesAsUnavailable(stripe);
+    wire.failNextOn('/v1/refunds', 'http-500');
+    const outage = guarded.refund({
+      orgId: who.orgId,
+      chargeId,
+      amountMinor: 11_900,
+      idempotencyKey: `refund:${crypto.randomUUID()}`,
+    });
+    await expect(outage).rejects.toBeInstanceOf(ServiceUnavailable);
+    await expect(outage).rejects.toThrow(processorUnavailableMessage);
+    expect(
+      await guarded.refund({
+        orgId: who.orgId,
+        chargeId: 'pi_nothing',
+        amountMinor: 100,
+        idempotencyKey: `refund:${crypto.randomUUID()}`,
+      }),
+    ).toEqual({ status: 'refused', message: stripeMessages.refundRefused });
   });
 
   it('starts the renewals on our next billing date, at the schedule’s interval, without proration', async () => {

@@ -16,7 +16,17 @@ export const stripeMessages = {
   processingError: 'The card could not be processed. Try again in a moment.',
   requiresAuthentication:
     'Your bank asks to confirm this payment. Confirm it in your banking app, or use another card.',
+  refundRefused: 'This payment cannot be refunded: it was already refunded, or never taken.',
 } as const;
+
+/** Stripe's codes for a refund it will not make (not an outage: asking again changes nothing). */
+const refusedRefundCodes = new Set([
+  'charge_already_refunded',
+  'charge_disputed',
+  'payment_intent_unexpected_state',
+  'resource_missing',
+  'amount_too_large',
+]);
 
 export type StripeSettings = {
   secretKey: string;
@@ -197,6 +207,33 @@ export function stripeProcessor(db: Db, stripe: Stripe): PaymentProcessor {
       throw new Error(`the payment ${intent.id} is still ${current.status}`);
     },
 
+    // A refund of the PaymentIntent our charge confirmed (its id is the charge id we keep).
+    // Stripe settles refunds later ('pending'); accepted is what we record. One it will not
+    // make (already refunded, nothing to refund) is an answer; anything else throws.
+    async refund(request) {
+      let refund: Stripe.Refund;
+      try {
+        refund = await stripe.refunds.create(
+          {
+            payment_intent: request.chargeId,
+            amount: request.amountMinor,
+            metadata: { orgId: request.orgId },
+          },
+          { idempotencyKey: request.idempotencyKey },
+        );
+      } catch (error) {
+        if (
+          error instanceof Stripe.errors.StripeInvalidRequestError &&
+          refusedRefundCodes.has(error.code ?? '')
+        )
+          return { status: 'refused', message: stripeMessages.refundRefused };
+        throw error;
+      }
+      if (refund.status === 'failed' || refund.status === 'canceled')
+        return { status: 'refused', message: stripeMessages.refundRefused };
+      return { status: 'refunded', refundId: refund.id };
+    },
+
     async startSubscription(request) {
       const customer = await customerOf(request);
       const firstBilling = noonOn(request.firstBillingDate, request.timeZone);
@@ -304,6 +341,7 @@ export function withOutagesAsUnavailable(processor: PaymentProcessor): PaymentPr
     createProduct: guard(processor.createProduct.bind(processor)),
     saveCard: guard(processor.saveCard.bind(processor)),
     charge: guard(processor.charge.bind(processor)),
+    refund: guard(processor.refund.bind(processor)),
     startSubscription: guard(processor.startSubscription.bind(processor)),
     useCardForSubscription: guard(processor.useCardForSubscription.bind(processor)),
     cancelSubscriptionAtPeriodEnd: guard(processor.cancelSubscriptionAtPeriodEnd.bind(processor)),

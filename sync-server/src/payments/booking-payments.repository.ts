@@ -1,0 +1,113 @@
+import { and, desc, eq, inArray, lt } from 'drizzle-orm';
+import { bookingPayments } from '@platform/schema/db';
+import type { Db, Tx } from '../db/open-database.ts';
+
+export type BookingPaymentRow = typeof bookingPayments.$inferSelect;
+type Reader = Db | Tx;
+
+export async function findBookingPayment(db: Reader, orgId: string, id: string) {
+  const [row] = await db
+    .select()
+    .from(bookingPayments)
+    .where(and(eq(bookingPayments.orgId, orgId), eq(bookingPayments.id, id)));
+  return row ?? null;
+}
+
+export async function lockBookingPayment(tx: Tx, orgId: string, id: string) {
+  const [row] = await tx
+    .select()
+    .from(bookingPayments)
+    .where(and(eq(bookingPayments.orgId, orgId), eq(bookingPayments.id, id)))
+    .for('update');
+  return row ?? null;
+}
+
+/** A payment by its id alone: for the refund job, whose payload names it. */
+export async function lockBookingPaymentById(tx: Tx, id: string) {
+  const [row] = await tx
+    .select()
+    .from(bookingPayments)
+    .where(eq(bookingPayments.id, id))
+    .for('update');
+  return row ?? null;
+}
+
+export async function insertBookingPayment(tx: Tx, row: typeof bookingPayments.$inferInsert) {
+  await tx.insert(bookingPayments).values(row);
+}
+
+export async function updateBookingPayment(
+  db: Reader,
+  id: string,
+  values: Partial<typeof bookingPayments.$inferInsert>,
+) {
+  await db.update(bookingPayments).set(values).where(eq(bookingPayments.id, id));
+}
+
+/** The latest payment made for a booking, locked: the one its decision may use. */
+export async function lockLatestPaymentOf(tx: Tx, orgId: string, bookingId: string) {
+  const [row] = await tx
+    .select()
+    .from(bookingPayments)
+    .where(
+      and(
+        eq(bookingPayments.orgId, orgId),
+        eq(bookingPayments.bookingId, bookingId),
+        // A payment never taken is not one: only what the processor charged counts.
+        inArray(bookingPayments.status, ['paid', 'used', 'refund-due', 'refunded']),
+      ),
+    )
+    .orderBy(desc(bookingPayments.paidAt))
+    .limit(1)
+    .for('update');
+  return row ?? null;
+}
+
+/** Marks the bookings' payments in these states as owed back; answers the rows marked. */
+export async function markRefundDue(
+  tx: Tx,
+  orgId: string,
+  bookingIds: readonly string[],
+  from: ReadonlyArray<'paid' | 'used'>,
+) {
+  if (bookingIds.length === 0) return [];
+  return tx
+    .update(bookingPayments)
+    .set({ status: 'refund-due' })
+    .where(
+      and(
+        eq(bookingPayments.orgId, orgId),
+        inArray(bookingPayments.bookingId, [...bookingIds]),
+        inArray(bookingPayments.status, [...from]),
+      ),
+    )
+    .returning({ id: bookingPayments.id });
+}
+
+/** Paid and never used by a booking since `before`: marked owed back, a batch at a time. */
+export async function markUnusedRefundDue(tx: Tx, before: Date, limit: number) {
+  return tx
+    .update(bookingPayments)
+    .set({ status: 'refund-due' })
+    .where(
+      inArray(
+        bookingPayments.id,
+        tx
+          .select({ id: bookingPayments.id })
+          .from(bookingPayments)
+          .where(and(eq(bookingPayments.status, 'paid'), lt(bookingPayments.paidAt, before)))
+          .limit(limit)
+          .for('update', { skipLocked: true }),
+      ),
+    )
+    .returning({ id: bookingPayments.id });
+}
+
+/** Every payment owed back (their jobs are asked again: a refund job is harmless twice). */
+export async function refundDuePayments(db: Reader, limit: number) {
+  return db
+    .select({ id: bookingPayments.id })
+    .from(bookingPayments)
+    .where(eq(bookingPayments.status, 'refund-due'))
+    .limit(limit);
+}

@@ -1,0 +1,310 @@
+import {
+  bookingPayMessages,
+  UNUSED_BOOKING_PAYMENT_MS,
+  type BookingPayOptions,
+  type BookingPayResponse,
+} from '@platform/schema/bookings/booking-pay.zod';
+import { DEFAULT_CURRENCY } from '@platform/schema/payments/money';
+import { requirePaymentProcessing } from '../adapters/payments/none.ts';
+import type { CardToSave, PaymentProcessor } from '../adapters/payments/port.ts';
+import type { Db, Tx } from '../db/open-database.ts';
+import { isUniqueViolation } from '../db/postgres-errors.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
+import { CHARGING_LEASE_MS, chargeMessages } from './charge.service.ts';
+import { keepNewCard } from './new-card.ts';
+import * as repo from './booking-payments.repository.ts';
+import { findPaymentMethod, listPaymentMethods } from './payments.repository.ts';
+import type { Buyer } from './shop.service.ts';
+
+/**
+ * Pay at booking, the money side (decision 0070). The booking side (bookings/) decides what a
+ * place costs and whether a payment pays for it; here a payment is charged once — whatever
+ * doubles or repeats the request, as the charge flow does (decision 0055: claim the row in a
+ * short transaction, ask the processor outside it with `{id}:{attempt}`, write the outcome) —
+ * used once, and refunded once through the job queue.
+ */
+
+export type BookingOrder = {
+  checkoutId: string;
+  bookingId: string;
+  customerUserId: string;
+  occurrenceId: string;
+  amountMinor: number;
+  description: string;
+};
+
+export type CardChoice = { paymentMethodId: string | null; newCard: CardToSave | null };
+
+export async function chargeBookingPayment(
+  deps: { db: Db; processor: PaymentProcessor },
+  payer: Buyer,
+  order: BookingOrder,
+  card: CardChoice,
+  now = new Date(),
+): Promise<BookingPayResponse> {
+  const { db } = deps;
+  const processor = requirePaymentProcessing(deps.processor);
+  const existing = await repo.findBookingPayment(db, payer.orgId, order.checkoutId);
+  if (existing) {
+    // Only this payer's own checkout for this very place.
+    if (existing.payerUserId !== payer.userId) throw new NotFound('There is no such payment.');
+    if (
+      existing.bookingId !== order.bookingId ||
+      existing.customerUserId !== order.customerUserId ||
+      existing.occurrenceId !== order.occurrenceId
+    )
+      throw new RuleBroken(bookingPayMessages.changed);
+    if (existing.status === 'paid' || existing.status === 'used') return paidAnswer(existing);
+    if (existing.status !== 'charging' && existing.status !== 'declined')
+      throw new RuleBroken(bookingPayMessages.changed);
+  }
+
+  // The card, unless an attempt is still unanswered: that one is asked again exactly as it was.
+  let paymentMethodId: string | null = null;
+  const unanswered = existing?.status === 'charging';
+  if (!unanswered) {
+    if (card.paymentMethodId) {
+      const own = await findPaymentMethod(db, payer.orgId, payer.userId, card.paymentMethodId);
+      if (!own || own.removedAt) throw new RuleBroken(chargeMessages.paymentMethodUnknown);
+      paymentMethodId = own.id;
+    } else if (card.newCard) {
+      const kept = await keepNewCard(
+        db,
+        processor,
+        { orgId: payer.orgId, userId: payer.userId },
+        card.newCard,
+      );
+      if (!kept.ok) return { paid: false, message: kept.message };
+      paymentMethodId = kept.paymentMethodId;
+    } else throw new RuleBroken(chargeMessages.paymentMethodUnknown);
+  }
+
+  // 1. Claim the payment.
+  const claim = await db.transaction(async (tx) => {
+    if (!existing) {
+      try {
+        await tx.transaction(async (inner) =>
+          repo.insertBookingPayment(inner as Tx, {
+            id: order.checkoutId,
+            orgId: payer.orgId,
+            bookingId: order.bookingId,
+            payerUserId: payer.userId,
+            customerUserId: order.customerUserId,
+            occurrenceId: order.occurrenceId,
+            description: order.description,
+            amountMinor: order.amountMinor,
+            currency: DEFAULT_CURRENCY,
+            paymentMethodId,
+            status: 'charging',
+            chargingSince: now,
+            createdByUserId: payer.actorUserId,
+          }),
+        );
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // Another checkout already pays for this place (or this one, sent twice at once).
+        const same = await repo.findBookingPayment(tx as Db, payer.orgId, order.checkoutId);
+        if (same) return { kind: 'in-progress' as const };
+        throw new RuleBroken(bookingPayMessages.alreadyPaid);
+      }
+      return {
+        kind: 'charge' as const,
+        row: await repo.lockBookingPayment(tx, payer.orgId, order.checkoutId),
+      };
+    }
+    const row = await repo.lockBookingPayment(tx, payer.orgId, order.checkoutId);
+    if (!row) throw new NotFound('There is no such payment.');
+    if (row.status === 'paid' || row.status === 'used') return { kind: 'paid' as const, row };
+    if (
+      row.status === 'charging' &&
+      row.chargingSince &&
+      now.getTime() - row.chargingSince.getTime() < CHARGING_LEASE_MS
+    )
+      return { kind: 'in-progress' as const };
+    if (row.status !== 'charging' && row.status !== 'declined')
+      throw new RuleBroken(bookingPayMessages.changed);
+    // Declined before: paid again with the card chosen now, under the next attempt's key. An
+    // unanswered attempt keeps its card: the same question again.
+    const retried = { ...row, paymentMethodId: unanswered ? row.paymentMethodId : paymentMethodId };
+    await repo.updateBookingPayment(tx, row.id, {
+      status: 'charging',
+      chargingSince: now,
+      paymentMethodId: retried.paymentMethodId,
+    });
+    return { kind: 'charge' as const, row: retried };
+  });
+  if (claim.kind === 'paid') return paidAnswer(claim.row);
+  if (claim.kind === 'in-progress') throw new RuleBroken(bookingPayMessages.inProgress);
+  const row = claim.row;
+  if (!row) throw new NotFound('There is no such payment.');
+  const method = row.paymentMethodId
+    ? await findPaymentMethod(db, row.orgId, row.payerUserId, row.paymentMethodId)
+    : null;
+  if (!method) throw new RuleBroken(chargeMessages.paymentMethodUnknown);
+
+  // 2. Ask the processor, outside any transaction. A throw leaves the row charging with its
+  // attempt: asked again after the lease, it is the same question under the same key.
+  const outcome = await processor.charge({
+    orgId: row.orgId,
+    userId: row.payerUserId,
+    idempotencyKey: `booking-payment:${row.id}:${row.attempt}`,
+    processorPaymentMethodId: method.processorPaymentMethodId,
+    amountMinor: row.amountMinor,
+    currency: row.currency,
+    description: row.description,
+  });
+
+  // 3. The outcome.
+  if (outcome.status === 'succeeded') {
+    await repo.updateBookingPayment(db, row.id, {
+      status: 'paid',
+      paidAt: now,
+      chargingSince: null,
+      processorChargeId: outcome.chargeId,
+      failureMessage: null,
+    });
+    return { paid: true, amountMinor: row.amountMinor, currency: row.currency };
+  }
+  await repo.updateBookingPayment(db, row.id, {
+    status: 'declined',
+    chargingSince: null,
+    attempt: row.attempt + 1,
+    failureMessage: outcome.message,
+  });
+  return { paid: false, message: outcome.message };
+}
+
+/** The payer's cards, for the pay dialog (paying needs the network, as buying does). */
+export async function payerCards(
+  db: Db,
+  processor: PaymentProcessor,
+  payer: Buyer,
+): Promise<BookingPayOptions> {
+  const rows = await listPaymentMethods(db, payer.orgId, payer.userId);
+  return {
+    processor: processor.kind,
+    paymentMethods: rows.map((c) => ({
+      id: c.id,
+      brand: c.brand,
+      last4: c.last4,
+      expMonth: c.expMonth,
+      expYear: c.expYear,
+    })),
+  };
+}
+
+const paidAnswer = (row: repo.BookingPaymentRow): BookingPayResponse => ({
+  paid: true,
+  amountMinor: row.amountMinor,
+  currency: row.currency,
+});
+
+export type PaymentForPlace = { ok: true } | { ok: false; returned: boolean };
+
+/**
+ * In a booking's decision (its push's transaction): the payment made for this booking pays for
+ * its place — once. A payment already owed back (the sweep found it unused for a day) does not.
+ */
+export async function usePaymentFor(
+  tx: Tx,
+  booking: { id: string; orgId: string; customerUserId: string; occurrenceId: string },
+  now: Date,
+): Promise<PaymentForPlace> {
+  const row = await repo.lockLatestPaymentOf(tx, booking.orgId, booking.id);
+  if (
+    !row ||
+    row.customerUserId !== booking.customerUserId ||
+    row.occurrenceId !== booking.occurrenceId
+  )
+    return { ok: false, returned: false };
+  if (row.status === 'paid') {
+    await repo.updateBookingPayment(tx, row.id, { status: 'used', usedAt: now });
+    return { ok: true };
+  }
+  return { ok: false, returned: row.status === 'refund-due' || row.status === 'refunded' };
+}
+
+/** Whether a payment for this booking is held and not yet used (a paid request never waits). */
+export async function holdsPaymentFor(tx: Tx, orgId: string, bookingId: string) {
+  return (await repo.lockLatestPaymentOf(tx, orgId, bookingId))?.status === 'paid';
+}
+
+/**
+ * Money owed back for these bookings, in the transaction that decided so: a payment no place
+ * was taken with (`paid`: refused, full) and/or one whose place was given up (`used`). The
+ * refund itself is a job, queued in the same transaction (or found by the sweep).
+ */
+export async function owePaymentsBack(
+  tx: Tx,
+  jobs: Pick<JobQueue, 'enqueue'> | null,
+  orgId: string,
+  bookingIds: readonly string[],
+  from: ReadonlyArray<'paid' | 'used'>,
+) {
+  const owed = await repo.markRefundDue(tx, orgId, bookingIds, from);
+  if (jobs)
+    for (const { id } of owed) await jobs.enqueue('booking-refund', { paymentId: id }, { tx });
+  return owed.length;
+}
+
+/**
+ * The refund job: gives back a payment owed back, once — the processor's idempotency key is
+ * the payment's, so a job run twice (a retry, the sweep) asks the same question. A refund the
+ * processor will not make is recorded with its reason for staff to settle.
+ */
+export async function refundBookingPayment(
+  deps: { db: Db; processor: PaymentProcessor },
+  paymentId: string,
+  now = new Date(),
+): Promise<'refunded' | 'refused' | 'nothing'> {
+  const [row] = await deps.db.transaction(async (tx) => {
+    const found = await repo.lockBookingPaymentById(tx, paymentId);
+    return found && found.status === 'refund-due' ? [found] : [];
+  });
+  if (!row) return 'nothing';
+  if (!row.processorChargeId) {
+    await repo.updateBookingPayment(deps.db, row.id, {
+      status: 'refund-refused',
+      failureMessage: 'No charge was recorded for this payment.',
+    });
+    return 'refused';
+  }
+  const outcome = await requirePaymentProcessing(deps.processor).refund({
+    orgId: row.orgId,
+    chargeId: row.processorChargeId,
+    amountMinor: row.amountMinor,
+    idempotencyKey: `booking-refund:${row.id}`,
+  });
+  if (outcome.status === 'refunded') {
+    await repo.updateBookingPayment(deps.db, row.id, {
+      status: 'refunded',
+      processorRefundId: outcome.refundId,
+      refundedAt: now,
+    });
+    return 'refunded';
+  }
+  await repo.updateBookingPayment(deps.db, row.id, {
+    status: 'refund-refused',
+    failureMessage: outcome.message,
+  });
+  return 'refused';
+}
+
+/**
+ * The sweep (hourly): a payment no booking used within a day is owed back, and every payment
+ * owed back has its refund job asked again. Answers how many refund jobs were queued.
+ */
+export async function queueBookingRefunds(
+  db: Db,
+  jobs: Pick<JobQueue, 'enqueue'>,
+  now = new Date(),
+  limit = 500,
+): Promise<number> {
+  await db.transaction((tx) =>
+    repo.markUnusedRefundDue(tx, new Date(now.getTime() - UNUSED_BOOKING_PAYMENT_MS), limit),
+  );
+  const due = await repo.refundDuePayments(db, limit);
+  for (const { id } of due) await jobs.enqueue('booking-refund', { paymentId: id });
+  return due.length;
+}
