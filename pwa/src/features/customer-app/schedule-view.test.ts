@@ -121,10 +121,17 @@ describe('what a booking costs, from the device', () => {
     expect(paymentHint(terms, withCredits, new Map([['g1', 'Classes']]))).toEqual({
       text: 'Uses 1 credit of Classes (2 left)',
       bookable: true,
+      payMinor: null,
     });
+    // Nothing held pays and it has a price: paid by card when booking (decision 0070).
     const nothing = holdingsOf('kid', [purchase({ startedOn: '2026-12-01' })], [], '2026-11-24');
-    expect(paymentHint(terms, nothing, new Map()).bookable).toBe(false);
-    expect(paymentHint(terms, nothing, new Map()).text).toMatch(/^\$20\.00/);
+    expect(paymentHint(terms, nothing, new Map())).toEqual({
+      text: '$20.00, paid by card when you book',
+      bookable: true,
+      payMinor: 2_000,
+    });
+    // Without a price, nothing can pay: the Shop.
+    expect(paymentHint({ ...terms, priceMinor: null }, nothing, new Map()).bookable).toBe(false);
   });
 });
 

@@ -96,25 +96,31 @@ export function paymentHint(
   terms: Pick<ClassDoc, 'priceMinor' | 'entitlingProductIds' | 'punchCardGroupIds' | 'currency'>,
   holdings: Holdings,
   groupNames: ReadonlyMap<string, string>,
-): { text: string; bookable: boolean } {
+): { text: string; bookable: boolean; payMinor: number | null } {
   const payment = paymentFor(terms, holdings);
   switch (payment.kind) {
     case 'free':
-      return { text: bookingTexts.free, bookable: true };
+      return { text: bookingTexts.free, bookable: true, payMinor: null };
     case 'subscription':
-      return { text: 'Included in your membership', bookable: true };
+      return { text: 'Included in your membership', bookable: true, payMinor: null };
     case 'credit': {
       const left = holdings.creditsByGroup.get(payment.groupId) ?? 0;
       const name = groupNames.get(payment.groupId) ?? 'punch card';
-      return { text: `Uses 1 credit of ${name} (${left} left)`, bookable: true };
+      return { text: `Uses 1 credit of ${name} (${left} left)`, bookable: true, payMinor: null };
     }
     case 'pay':
+      // Paid by card when booking, online (decision 0070).
       return {
-        text: `${formatMoney(payment.priceMinor, terms.currency)} — pay at the front desk or buy a pack in the Shop`,
-        bookable: false,
+        text: `${formatMoney(payment.priceMinor, terms.currency)}, paid by card when you book`,
+        bookable: true,
+        payMinor: payment.priceMinor,
       };
     case 'none':
-      return { text: 'Needs a membership or punch card from the Shop', bookable: false };
+      return {
+        text: 'Needs a membership or punch card from the Shop',
+        bookable: false,
+        payMinor: null,
+      };
   }
 }
 

@@ -16,6 +16,7 @@ import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { saveDocument } from '../../../sync/local-writes.ts';
 import { appointmentRequest, slotsOfType, type StaffSlots } from '../appointment-view.ts';
 import { paymentHint } from '../schedule-view.ts';
+import { PlacePayment } from './place-payment.tsx';
 
 export const appointmentTexts = {
   heading: 'Appointments',
@@ -127,7 +128,7 @@ export function AppointmentPicker({
           type={picking.type}
           staff={picking.staff}
           person={person}
-          hint={paymentHint(picking.type, holdings, groupNames).text}
+          hint={paymentHint(picking.type, holdings, groupNames)}
           dayOf={(at) => dayKeyOf(at, picking.type.timeZone)}
           format={format}
           onClose={() => setPicking(null)}
@@ -153,7 +154,7 @@ function SlotDialog({
   type: AppointmentTypeDoc;
   staff: StaffSlots[];
   person: Person;
-  hint: string;
+  hint: ReturnType<typeof paymentHint>;
   dayOf: (at: number) => string;
   format: ReturnType<typeof useOrgFormat>;
   onClose: () => void;
@@ -176,28 +177,32 @@ function SlotDialog({
   const [failure, setFailure] = useState<string | null>(null);
   const who = person.self ? 'you' : person.name;
 
-  const confirm = async () => {
+  // Named when the dialog opens: a payment made for this appointment is for these ids.
+  const [ids] = useState(() => ({ id: crypto.randomUUID(), occurrenceId: crypto.randomUUID() }));
+  const write = async () => {
     if (start === null || !chosenStaff) return;
+    await saveDocument(
+      db,
+      'bookings',
+      appointmentRequest({
+        ...ids,
+        orgId,
+        personId: person.id,
+        personName: person.name,
+        typeId: type.id,
+        staffUserId: chosenStaff.staffUserId,
+        startsAt: start,
+        now: new Date(),
+      }),
+    );
+    toast.success(appointmentTexts.saved);
+    onClose();
+  };
+  const confirm = async () => {
     setBusy(true);
     setFailure(null);
     try {
-      await saveDocument(
-        db,
-        'bookings',
-        appointmentRequest({
-          id: crypto.randomUUID(),
-          occurrenceId: crypto.randomUUID(),
-          orgId,
-          personId: person.id,
-          personName: person.name,
-          typeId: type.id,
-          staffUserId: chosenStaff.staffUserId,
-          startsAt: start,
-          now: new Date(),
-        }),
-      );
-      toast.success(appointmentTexts.saved);
-      onClose();
+      await write();
     } catch {
       setFailure('The request could not be saved on this device. Try again.');
     } finally {
@@ -209,7 +214,7 @@ function SlotDialog({
     <Modal open onOpenChange={(open) => !open && onClose()} title={`Book ${type.title}`}>
       <div className="checkout appointment-picker">
         <p>
-          {type.durationMinutes} minutes, for <strong>{who}</strong>. {hint}
+          {type.durationMinutes} minutes, for <strong>{who}</strong>. {hint.text}
         </p>
         {withTimes.length > 1 && (
           <label className="field">
@@ -259,33 +264,62 @@ function SlotDialog({
             </button>
           ))}
         </div>
-        {!online && (
-          <p className="field-hint" role="status">
-            You are offline: the request is kept on this device and sent when you are back online.
-            If someone takes this time first, you are told and can pick another.
-          </p>
+        {hint.payMinor !== null ? (
+          <PlacePayment
+            orgId={orgId}
+            priceMinor={hint.payMinor}
+            currency={type.currency}
+            place={
+              start !== null && chosenStaff
+                ? {
+                    bookingId: ids.id,
+                    customerUserId: person.id,
+                    occurrenceId: ids.occurrenceId,
+                    appointment: {
+                      typeId: type.id,
+                      staffUserId: chosenStaff.staffUserId,
+                      startsAt: new Date(start).toISOString(),
+                    },
+                  }
+                : null
+            }
+            ready={start !== null}
+            onPaid={write}
+            onCancel={onClose}
+          />
+        ) : (
+          <>
+            {!online && (
+              <p className="field-hint" role="status">
+                You are offline: the request is kept on this device and sent when you are back
+                online. If someone takes this time first, you are told and can pick another.
+              </p>
+            )}
+          </>
         )}
         {failure && (
           <p className="form-error" role="alert">
             {failure}
           </p>
         )}
-        <div className="button-row">
-          <button
-            type="button"
-            className="button"
-            onClick={() => void confirm()}
-            disabled={busy || start === null}
-            aria-busy={busy || undefined}
-          >
-            {start === null
-              ? 'Pick a time'
-              : `Book ${format.dateTime(new Date(start).toISOString())}`}
-          </button>
-          <button type="button" className="button button-secondary" onClick={onClose}>
-            Not now
-          </button>
-        </div>
+        {hint.payMinor === null && (
+          <div className="button-row">
+            <button
+              type="button"
+              className="button"
+              onClick={() => void confirm()}
+              disabled={busy || start === null}
+              aria-busy={busy || undefined}
+            >
+              {start === null
+                ? 'Pick a time'
+                : `Book ${format.dateTime(new Date(start).toISOString())}`}
+            </button>
+            <button type="button" className="button button-secondary" onClick={onClose}>
+              Not now
+            </button>
+          </div>
+        )}
       </div>
     </Modal>
   );

@@ -7,6 +7,7 @@ import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { saveDocument } from '../../../sync/local-writes.ts';
 import { bookingRequest, bookingTexts } from '../schedule-view.ts';
+import { PlacePayment } from './place-payment.tsx';
 
 export type BookChoice = {
   occurrence: OccurrenceDoc;
@@ -14,6 +15,8 @@ export type BookChoice = {
   /** Full as the device last heard: the request asks for the waitlist. */
   full: boolean;
   hint: string;
+  /** What the place costs when nothing held pays for it: paid by card first (decision 0070). */
+  pay: { priceMinor: number; currency: string } | null;
 };
 
 /**
@@ -39,33 +42,64 @@ export function BookDialog({
   const [waitIfFull, setWaitIfFull] = useState(true);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
-  const { occurrence, person } = choice;
+  const { occurrence, person, pay } = choice;
   const who = person.self ? 'you' : person.name;
+  // Named now: a paid place's payment is for this booking, whatever retries in between.
+  const [bookingId] = useState(() => crypto.randomUUID());
+  const write = async (joinWaitlist: boolean) => {
+    await saveDocument(
+      db,
+      'bookings',
+      bookingRequest({
+        id: bookingId,
+        orgId,
+        personId: person.id,
+        personName: person.name,
+        occurrenceId: occurrence.id,
+        joinWaitlist,
+        now: new Date(),
+      }),
+    );
+    toast.success(choice.full ? bookingTexts.waitlistSaved : bookingTexts.booking);
+    onClose();
+  };
   const confirm = async () => {
     setBusy(true);
     setFailure(null);
     try {
-      await saveDocument(
-        db,
-        'bookings',
-        bookingRequest({
-          id: crypto.randomUUID(),
-          orgId,
-          personId: person.id,
-          personName: person.name,
-          occurrenceId: occurrence.id,
-          joinWaitlist: choice.full || waitIfFull,
-          now: new Date(),
-        }),
-      );
-      toast.success(choice.full ? bookingTexts.waitlistSaved : bookingTexts.booking);
-      onClose();
+      await write(choice.full || waitIfFull);
     } catch {
       setFailure('The booking could not be saved on this device. Try again.');
     } finally {
       setBusy(false);
     }
   };
+  if (pay)
+    return (
+      <Modal open onOpenChange={(open) => !open && onClose()} title={`Book ${occurrence.title}?`}>
+        <div className="checkout">
+          <p>
+            {format.dateTime(occurrence.startsAt)}–{format.time(occurrence.endsAt)}
+            {occurrence.location && ` · ${occurrence.location}`}, for <strong>{who}</strong>.
+          </p>
+          <PlacePayment
+            orgId={orgId}
+            priceMinor={pay.priceMinor}
+            currency={pay.currency}
+            place={{
+              bookingId,
+              customerUserId: person.id,
+              occurrenceId: occurrence.id,
+              appointment: null,
+            }}
+            ready
+            // Paid: the request never waits on a list holding the money (decision 0070).
+            onPaid={() => write(false)}
+            onCancel={onClose}
+          />
+        </div>
+      </Modal>
+    );
   return (
     <Modal
       open

@@ -10,9 +10,8 @@ import { formatMoney } from '@platform/schema/payments/money';
 import type { ProductDoc } from '@platform/schema/payments/product-doc.zod';
 import { Link } from 'react-router';
 import { Modal } from '../../../components/modal.tsx';
-import { CardEntryFrame } from '../../../components/card-entry-frame.tsx';
 import { ChargeLines } from '../../../components/charge-lines.tsx';
-import { CardFields, emptyCardForm } from '../../../components/card-fields.tsx';
+import { emptyCardForm } from '../../../components/card-fields.tsx';
 import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
 import { TextField } from '../../../components/form-fields.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
@@ -21,7 +20,7 @@ import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { buy, quote } from '../api/shop.ts';
-import { shopTexts } from '../shop-texts.ts';
+import { CardChoice } from './card-choice.tsx';
 
 /**
  * Checkout in the customer's app (issue 15): the order's figures from the server (a coupon code
@@ -208,46 +207,17 @@ export function CheckoutDialog({
           {noProcessor ? (
             <NoProcessorNotice detail="Buying here is not possible for now: nothing can be charged." />
           ) : (
-            <fieldset className="choice-group">
-              <legend>Card</legend>
-              {cards.map((c) => (
-                <label key={c.id}>
-                  <input
-                    type="radio"
-                    name="checkout-card"
-                    checked={cardChoice === c.id}
-                    onChange={() => setCardChoice(c.id)}
-                  />{' '}
-                  {c.brand} •••• {c.last4}
-                </label>
-              ))}
-              {cards.length > 0 && (
-                <label>
-                  <input
-                    type="radio"
-                    name="checkout-card"
-                    checked={cardChoice === 'new'}
-                    onChange={() => setCardChoice('new')}
-                  />{' '}
-                  A new card
-                </label>
-              )}
-              {stripeEntry ? (
-                <CardEntryFrame
-                  purpose="pay"
-                  onPaymentMethod={(id) => void pay({ processorPaymentMethodId: id })}
-                />
-              ) : (
-                cardChoice === 'new' && (
-                  <div className="card-form">
-                    <p className="sandbox-note" role="note">
-                      {shopTexts.sandbox}
-                    </p>
-                    <CardFields value={cardForm} onChange={setCardForm} errors={cardErrors} />
-                  </div>
-                )
-              )}
-            </fieldset>
+            <CardChoice
+              name="checkout-card"
+              cards={cards}
+              processor={figures.data?.processor}
+              choice={cardChoice}
+              onChoose={setCardChoice}
+              cardForm={cardForm}
+              onCardForm={setCardForm}
+              cardErrors={cardErrors}
+              onStripePaymentMethod={(id) => void pay({ processorPaymentMethodId: id })}
+            />
           )}
           {failure && (
             <p className="form-error" role="alert">

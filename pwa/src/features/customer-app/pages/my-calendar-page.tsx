@@ -360,6 +360,9 @@ export function MyCalendarPage() {
                                   <Link className="button button-secondary" to={shopPath}>
                                     See the Shop
                                   </Link>
+                                ) : hint?.payMinor != null && places.full ? (
+                                  // A paid place never waits holding the money (decision 0070).
+                                  <p className="field-hint">{bookingMessages.full}</p>
                                 ) : (
                                   <button
                                     type="button"
@@ -371,6 +374,13 @@ export function MyCalendarPage() {
                                         person,
                                         full: places.full,
                                         hint: hint?.text ?? '',
+                                        pay:
+                                          hint?.payMinor != null && series
+                                            ? {
+                                                priceMinor: hint.payMinor,
+                                                currency: series.currency,
+                                              }
+                                            : null,
                                       })
                                     }
                                   >
