@@ -8,6 +8,7 @@ CREATE TABLE "booking_payments" (
 	"payer_user_id" uuid NOT NULL,
 	"customer_user_id" uuid NOT NULL,
 	"occurrence_id" text NOT NULL,
+	"appointment_type_id" uuid,
 	"description" text NOT NULL,
 	"amount_minor" integer NOT NULL,
 	"currency" text DEFAULT 'USD' NOT NULL,
@@ -41,7 +42,8 @@ ALTER TABLE "booking_payments" ADD CONSTRAINT "booking_payments_payment_method_i
 ALTER TABLE "booking_payments" ADD CONSTRAINT "booking_payments_created_by_user_id_users_id_fk" FOREIGN KEY ("created_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sandbox_refunds" ADD CONSTRAINT "sandbox_refunds_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sandbox_refunds" ADD CONSTRAINT "sandbox_refunds_charge_id_sandbox_charges_id_fk" FOREIGN KEY ("charge_id") REFERENCES "public"."sandbox_charges"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "booking_payments_live" ON "booking_payments" USING btree ("booking_id") WHERE "booking_payments"."status" in ('charging', 'paid', 'declined', 'used');--> statement-breakpoint
+CREATE UNIQUE INDEX "booking_payments_live" ON "booking_payments" USING btree ("org_id","booking_id") WHERE "booking_payments"."status" in ('charging', 'paid', 'declined', 'used');--> statement-breakpoint
 CREATE INDEX "booking_payments_due" ON "booking_payments" USING btree ("status","paid_at");--> statement-breakpoint
+CREATE INDEX "booking_payments_booking" ON "booking_payments" USING btree ("booking_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "sandbox_refunds_key" ON "sandbox_refunds" USING btree ("idempotency_key");--> statement-breakpoint
 CREATE INDEX "sandbox_refunds_charge" ON "sandbox_refunds" USING btree ("charge_id");

@@ -341,6 +341,8 @@ export const bookingPayments = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** The class time (for an appointment: the id the device named for it). */
     occurrenceId: text('occurrence_id').notNull(),
+    /** The appointment type paid for; null for a class or event. */
+    appointmentTypeId: uuid('appointment_type_id'),
     /** What the receipt says: the class and its time. */
     description: text('description').notNull(),
     amountMinor: integer('amount_minor').notNull(),
@@ -367,9 +369,10 @@ export const bookingPayments = pgTable(
   (t) => [
     // One payment in play per booking: a second checkout for the same place cannot charge too.
     uniqueIndex('booking_payments_live')
-      .on(t.bookingId)
+      .on(t.orgId, t.bookingId)
       .where(sql`${t.status} in ('charging', 'paid', 'declined', 'used')`),
     index('booking_payments_due').on(t.status, t.paidAt),
+    index('booking_payments_booking').on(t.bookingId),
   ],
 );
 

@@ -78,6 +78,7 @@ export async function payForBooking(
       bookingId: body.bookingId,
       customerUserId: body.customerUserId,
       occurrenceId: body.occurrenceId,
+      appointmentTypeId: body.appointment?.typeId ?? null,
       amountMinor: payment.priceMinor,
       description: `${place.title} — ${when}`,
     },

@@ -219,9 +219,15 @@ describe.each(testDatabaseKinds)('paying for a place at booking on %s', (kind) =
     const doc = booking(a.org.id, me.id, { occurrenceId: occurrence.id });
     await pay(me, { ...order(doc.id, me.id, occurrence.id), card: visa });
     // An hour on: still the booking's to use.
-    await queueBookingRefunds(t.db, t.app.jobs, new Date(Date.now() + 3_600_000));
+    await queueBookingRefunds(t.db, t.app.jobs, {
+      processor: t.app.paymentProcessor,
+      now: new Date(Date.now() + 3_600_000),
+    });
     expect(await paymentsOf(doc.id)).toMatchObject([{ status: 'paid' }]);
-    await queueBookingRefunds(t.db, t.app.jobs, new Date(Date.now() + 25 * 3_600_000));
+    await queueBookingRefunds(t.db, t.app.jobs, {
+      processor: t.app.paymentProcessor,
+      now: new Date(Date.now() + 25 * 3_600_000),
+    });
     await drainJobs(t.app);
     expect(await paymentsOf(doc.id)).toMatchObject([{ status: 'refunded' }]);
     await request(me, doc);

@@ -436,6 +436,14 @@ export async function placeToPayFor(
   target: { occurrenceId: string; appointmentTypeId: string | null },
 ) {
   if (target.appointmentTypeId) {
+    // An appointment names a new class time: an id already taken (a class, anyone's) is not
+    // one, and paying for it would pay for something else.
+    if (!uuidShape.test(target.occurrenceId)) return null;
+    const [taken] = await db
+      .select({ id: classOccurrences.id })
+      .from(classOccurrences)
+      .where(eq(classOccurrences.id, target.occurrenceId));
+    if (taken) return null;
     const [type] = await db
       .select()
       .from(appointmentTypes)

@@ -429,6 +429,7 @@ async function payForPlace(
           customerUserId: booking.customerUserId,
           occurrenceId: occurrence.id,
         },
+        { priceMinor: payment.priceMinor, appointmentTypeId: occurrence.appointmentTypeId },
         now,
       );
       if (card.ok) return { ok: true, paidWith: 'card', groupId: null };

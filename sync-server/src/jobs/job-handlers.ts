@@ -65,7 +65,7 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   });
   jobs.handle('booking-refunds-due', async () => {
     if (app.paymentProcessor.kind === 'none') return;
-    const queued = await queueBookingRefunds(db, jobs);
+    const queued = await queueBookingRefunds(db, jobs, { processor: app.paymentProcessor });
     if (queued > 0) app.log.info({ queued }, 'booking refunds queued');
   });
   jobs.handle('prune', async () => {

@@ -111,3 +111,32 @@ export async function refundDuePayments(db: Reader, limit: number) {
     .where(eq(bookingPayments.status, 'refund-due'))
     .limit(limit);
 }
+
+/** Attempts charging since before `before`: claimed (their lease renewed) to be asked again. */
+export async function claimStaleCharging(tx: Tx, before: Date, now: Date, limit: number) {
+  return tx
+    .update(bookingPayments)
+    .set({ chargingSince: now })
+    .where(
+      inArray(
+        bookingPayments.id,
+        tx
+          .select({ id: bookingPayments.id })
+          .from(bookingPayments)
+          .where(
+            and(eq(bookingPayments.status, 'charging'), lt(bookingPayments.chargingSince, before)),
+          )
+          .limit(limit)
+          .for('update', { skipLocked: true }),
+      ),
+    )
+    .returning();
+}
+
+export async function markRefundDueById(tx: Tx, id: string, from: ReadonlyArray<'paid' | 'used'>) {
+  return tx
+    .update(bookingPayments)
+    .set({ status: 'refund-due' })
+    .where(and(eq(bookingPayments.id, id), inArray(bookingPayments.status, [...from])))
+    .returning({ id: bookingPayments.id });
+}

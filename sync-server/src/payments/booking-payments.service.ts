@@ -5,7 +5,7 @@ import {
   type BookingPayResponse,
 } from '@platform/schema/bookings/booking-pay.zod';
 import { DEFAULT_CURRENCY } from '@platform/schema/payments/money';
-import { requirePaymentProcessing } from '../adapters/payments/none.ts';
+import { requirePaymentProcessing, type LivePaymentProcessor } from '../adapters/payments/none.ts';
 import type { CardToSave, PaymentProcessor } from '../adapters/payments/port.ts';
 import type { Db, Tx } from '../db/open-database.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
@@ -30,9 +30,14 @@ export type BookingOrder = {
   bookingId: string;
   customerUserId: string;
   occurrenceId: string;
+  /** The appointment type paid for; null for a class or event. */
+  appointmentTypeId: string | null;
   amountMinor: number;
   description: string;
 };
+
+/** An attempt still charging after this long was abandoned: the sweep asks it again. */
+const STALE_CHARGING_MS = 60 * 60_000;
 
 export type CardChoice = { paymentMethodId: string | null; newCard: CardToSave | null };
 
@@ -52,7 +57,8 @@ export async function chargeBookingPayment(
     if (
       existing.bookingId !== order.bookingId ||
       existing.customerUserId !== order.customerUserId ||
-      existing.occurrenceId !== order.occurrenceId
+      existing.occurrenceId !== order.occurrenceId ||
+      existing.appointmentTypeId !== order.appointmentTypeId
     )
       throw new RuleBroken(bookingPayMessages.changed);
     if (existing.status === 'paid' || existing.status === 'used') return paidAnswer(existing);
@@ -92,6 +98,7 @@ export async function chargeBookingPayment(
             payerUserId: payer.userId,
             customerUserId: order.customerUserId,
             occurrenceId: order.occurrenceId,
+            appointmentTypeId: order.appointmentTypeId,
             description: order.description,
             amountMinor: order.amountMinor,
             currency: DEFAULT_CURRENCY,
@@ -124,27 +131,48 @@ export async function chargeBookingPayment(
       return { kind: 'in-progress' as const };
     if (row.status !== 'charging' && row.status !== 'declined')
       throw new RuleBroken(bookingPayMessages.changed);
-    // Declined before: paid again with the card chosen now, under the next attempt's key. An
-    // unanswered attempt keeps its card: the same question again.
-    const retried = { ...row, paymentMethodId: unanswered ? row.paymentMethodId : paymentMethodId };
+    // Declined before: paid again with the card chosen now and at today's price, under the
+    // next attempt's key. An unanswered attempt keeps its card and amount: the same question.
+    const retried =
+      row.status === 'declined'
+        ? {
+            ...row,
+            paymentMethodId,
+            amountMinor: order.amountMinor,
+            description: order.description,
+          }
+        : row;
     await repo.updateBookingPayment(tx, row.id, {
       status: 'charging',
       chargingSince: now,
       paymentMethodId: retried.paymentMethodId,
+      amountMinor: retried.amountMinor,
+      description: retried.description,
     });
     return { kind: 'charge' as const, row: retried };
   });
   if (claim.kind === 'paid') return paidAnswer(claim.row);
   if (claim.kind === 'in-progress') throw new RuleBroken(bookingPayMessages.inProgress);
-  const row = claim.row;
-  if (!row) throw new NotFound('There is no such payment.');
+  if (!claim.row) throw new NotFound('There is no such payment.');
+  return settleAttempt({ db, processor }, claim.row, now);
+}
+
+/**
+ * Steps 2 and 3 of a claimed attempt: ask the processor, outside any transaction, and write
+ * what it answered. A throw leaves the row charging with its attempt: asked again after the
+ * lease (a retry, or the sweep), it is the same question under the same key.
+ */
+async function settleAttempt(
+  deps: { db: Db; processor: LivePaymentProcessor },
+  row: repo.BookingPaymentRow,
+  now: Date,
+): Promise<BookingPayResponse> {
+  const { db, processor } = deps;
   const method = row.paymentMethodId
     ? await findPaymentMethod(db, row.orgId, row.payerUserId, row.paymentMethodId)
     : null;
   if (!method) throw new RuleBroken(chargeMessages.paymentMethodUnknown);
 
-  // 2. Ask the processor, outside any transaction. A throw leaves the row charging with its
-  // attempt: asked again after the lease, it is the same question under the same key.
   const outcome = await processor.charge({
     orgId: row.orgId,
     userId: row.payerUserId,
@@ -155,7 +183,6 @@ export async function chargeBookingPayment(
     description: row.description,
   });
 
-  // 3. The outcome.
   if (outcome.status === 'succeeded') {
     await repo.updateBookingPayment(db, row.id, {
       status: 'paid',
@@ -209,13 +236,19 @@ export type PaymentForPlace = { ok: true } | { ok: false; returned: boolean };
 export async function usePaymentFor(
   tx: Tx,
   booking: { id: string; orgId: string; customerUserId: string; occurrenceId: string },
+  /** What the place costs now, and the appointment type it is of (null: a class or event). */
+  place: { priceMinor: number; appointmentTypeId: string | null },
   now: Date,
 ): Promise<PaymentForPlace> {
   const row = await repo.lockLatestPaymentOf(tx, booking.orgId, booking.id);
+  // This person's place on this very class time — or appointment of this type — and at least
+  // what it costs now (a price raised after paying is not paid for: refused, money back).
   if (
     !row ||
     row.customerUserId !== booking.customerUserId ||
-    row.occurrenceId !== booking.occurrenceId
+    row.occurrenceId !== booking.occurrenceId ||
+    row.appointmentTypeId !== place.appointmentTypeId ||
+    row.amountMinor < place.priceMinor
   )
     return { ok: false, returned: false };
   if (row.status === 'paid') {
@@ -298,9 +331,25 @@ export async function refundBookingPayment(
 export async function queueBookingRefunds(
   db: Db,
   jobs: Pick<JobQueue, 'enqueue'>,
-  now = new Date(),
-  limit = 500,
+  options: { processor: PaymentProcessor; now?: Date; limit?: number },
 ): Promise<number> {
+  const { processor, now = new Date(), limit = 500 } = options;
+  // An attempt whose answer never came (a timeout, a crash) and that nobody asked again within
+  // the hour: asked now under its own key; charged, it is owed back — the payer never heard
+  // it was paid, so no request of theirs will use it.
+  if (processor.kind !== 'none') {
+    const stale = await db.transaction((tx) =>
+      repo.claimStaleCharging(tx, new Date(now.getTime() - STALE_CHARGING_MS), now, limit),
+    );
+    for (const row of stale) {
+      const answer = await settleAttempt(
+        { db, processor: requirePaymentProcessing(processor) },
+        row,
+        now,
+      ).catch(() => null);
+      if (answer?.paid) await db.transaction((tx) => repo.markRefundDueById(tx, row.id, ['paid']));
+    }
+  }
   await db.transaction((tx) =>
     repo.markUnusedRefundDue(tx, new Date(now.getTime() - UNUSED_BOOKING_PAYMENT_MS), limit),
   );
