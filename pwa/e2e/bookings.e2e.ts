@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { bookings } from '@platform/schema/db';
+import { bookingPayments, bookings } from '@platform/schema/db';
 import { addDays, dayKeyOf, mondayOf } from '@platform/schema/time-tracking/org-calendar';
 import type { ClassInput } from '@platform/schema/schedule/schedule.zod';
 import { createClassAsStaff as createClass } from '../../sync-server/src/testing/schedule-fixtures.ts';
@@ -47,7 +47,7 @@ describe('booking classes in the customer app', () => {
   });
 
   const owner = () => ({ orgId: server.seed.zipperOrgId, userId: server.seed.userIds.owner });
-  const offer = (title: string, capacity: number, time: string) =>
+  const offer = (title: string, capacity: number, time: string, priceMinor: number | null = null) =>
     createClass(server.db, owner(), {
       kind: 'class',
       title,
@@ -55,7 +55,7 @@ describe('booking classes in the customer app', () => {
       location: 'Studio 2',
       coachUserId: null,
       capacity,
-      priceMinor: null,
+      priceMinor,
       entitlingProductIds: [],
       punchCardGroupIds: [],
       firstStart: `${tomorrow}T${time}`,
@@ -239,5 +239,51 @@ describe('booking classes in the customer app', () => {
       .getByText('Cancelled')
       .waitFor({ timeout: 30_000 });
     await refused.getByText('Booked', { exact: true }).waitFor({ timeout: 45_000 });
+  });
+
+  it('pays for a priced class by card when booking, and gets the money back on cancelling in time', async () => {
+    await offer('Boxing basics', 8, '07:00', 1_500);
+    const buyer = await insertTestUser(server.db, { firstName: 'Casey', lastName: 'Card' });
+    await addMembership(server.db, buyer.id, server.seed.zipperOrgId, 'customer');
+    const page = await phone(buyer.email!, TEST_PASSWORD);
+    const boxing = classCard(page, 'Boxing basics');
+    await boxing.getByText('8 places left · $15.00, paid by card when you book').waitFor({
+      timeout: 30_000,
+    });
+    await boxing.getByRole('button', { name: /^Book: Boxing basics/ }).click();
+    const dialog = page.getByRole('dialog', { name: 'Book Boxing basics?' });
+    await dialog.getByLabel('Card number').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    // A declined card says so, and another one pays.
+    await dialog.getByLabel('Card number').fill('4000 0000 0000 0002');
+    await dialog.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await dialog.getByLabel('Security code').fill('123');
+    await dialog.getByRole('button', { name: 'Pay $15.00 and book' }).click();
+    await dialog
+      .getByRole('alert')
+      .getByText(/declined/)
+      .waitFor();
+    await dialog.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await dialog.getByRole('button', { name: 'Pay $15.00 and book' }).click();
+    const mine = yourBooking(page, 'Boxing basics', 'Casey Card');
+    await mine.getByText('Booked', { exact: true }).waitFor({ timeout: 30_000 });
+    await mine.getByText(/^Paid by card: cancel until .* and the money goes back to it$/).waitFor();
+    const [row] = await server.db
+      .select()
+      .from(bookings)
+      .where(eq(bookings.customerUserId, buyer.id));
+    expect(row).toMatchObject({ status: 'booked', paidWith: 'card' });
+    const paid = () =>
+      server.db.select().from(bookingPayments).where(eq(bookingPayments.bookingId, row!.id));
+    expect((await paid()).map((p) => [p.status, p.amountMinor, p.attempt])).toEqual([
+      ['used', 1_500, 2],
+    ]);
+
+    await mine.getByRole('button', { name: 'Cancel booking' }).click();
+    await page.getByRole('button', { name: 'Yes, cancel booking' }).click();
+    await mine.getByText('Cancelled').waitFor({ timeout: 30_000 });
+    await expect
+      .poll(async () => (await paid()).map((p) => p.status), { timeout: 30_000 })
+      .toEqual(['refunded']);
   });
 });

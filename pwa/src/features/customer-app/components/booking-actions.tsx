@@ -17,11 +17,14 @@ export function BookingActions({
   booking,
   occurrence,
   now,
+  paidByCard = false,
 }: {
   db: AccountDatabase;
   booking: BookingDoc;
   occurrence: OccurrenceDoc;
   now: Date;
+  /** The place would be paid by card: such a place never waits on the list (decision 0070). */
+  paidByCard?: boolean;
 }) {
   const toast = useToast();
   const [confirming, setConfirming] = useState(false);
@@ -35,6 +38,12 @@ export function BookingActions({
     }
   };
   if (started || occurrence.status === 'cancelled') return null;
+  if (booking.status === 'refused' && booking.refusal === bookingMessages.full && paidByCard)
+    return (
+      <p className="field-hint">
+        The payment went back to your card. Book again if a place frees up.
+      </p>
+    );
   if (booking.status === 'refused' && booking.refusal === bookingMessages.full)
     return (
       <div className="button-row">

@@ -188,6 +188,13 @@ export function MyCalendarPage() {
     })
     .sort((a, b) => a.occurrence.startsAt.localeCompare(b.occurrence.startsAt));
   const nameOf = (id: string) => family.find((p) => p.id === id)?.name ?? 'Family member';
+  // Whether this person's place on this class time would be paid by card (nothing held pays).
+  const paidByCard = (booking: BookingDoc, occurrence: OccurrenceDoc) => {
+    const series = occurrence.classId ? classes.get(occurrence.classId) : undefined;
+    if (!series) return false;
+    const held = holdingsOf(booking.customerUserId, purchases, credits, today);
+    return paymentHint(series, held, groupNames).payMinor !== null;
+  };
   const shopPath = `${home}/shop`;
   const loading =
     db !== null && (bookingsQuery.status === 'loading' || occurrencesQuery.status === 'loading');
@@ -249,7 +256,9 @@ export function MyCalendarPage() {
                       )}
                       {booking.status === 'booked' && (
                         <p className="field-hint">
-                          Cancel until {format.dateTime(occurrence.cancelBy)}
+                          {booking.paidWith === 'card'
+                            ? `Paid by card: cancel until ${format.dateTime(occurrence.cancelBy)} and the money goes back to it`
+                            : `Cancel until ${format.dateTime(occurrence.cancelBy)}`}
                         </p>
                       )}
                       {db && (
@@ -258,6 +267,7 @@ export function MyCalendarPage() {
                           booking={booking}
                           occurrence={occurrence}
                           now={now}
+                          paidByCard={paidByCard(booking, occurrence)}
                         />
                       )}
                       {['booked', 'waitlisted', 'attended'].includes(booking.status) && (
