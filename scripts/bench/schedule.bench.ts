@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { chromium } from 'playwright-core';
 import { rowsOf } from '../../sync-server/src/db/open-database.ts';
@@ -106,8 +107,10 @@ async function main() {
     `Seeded ${counts?.occurrences} class times and ${counts?.bookings} bookings in ${fmt((performance.now() - seedStart) / 1000, 1)} s.`,
   );
 
-  await serverCheck(db, orgId);
-  await monthView(server.url);
+  // SCHEDULE_BENCH=server or =month runs one figure (profiling one of them); both by default.
+  const only = process.env.SCHEDULE_BENCH;
+  if (only !== 'month') await serverCheck(db, orgId);
+  if (only !== 'server') await monthView(server.url);
 }
 
 /** 50 bookers, each booking 20 times in turn, on 50 class times of 30 places (1,000 requests). */
@@ -256,6 +259,14 @@ async function monthView(url: string) {
     .first()
     .waitFor();
 
+  // SCHEDULE_BENCH_PROFILE=file.cpuprofile: the page's CPU profile over the months (DevTools).
+  const profilePath = process.env.SCHEDULE_BENCH_PROFILE;
+  const cdp = profilePath ? await page.context().newCDPSession(page) : null;
+  if (cdp) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+    await cdp.send('Profiler.start');
+  }
   const months: number[] = [];
   for (let i = 0; i < MONTH_RUNS; i++) {
     const title = await page.getByRole('heading', { level: 2 }).first().innerText();
@@ -274,6 +285,11 @@ async function monthView(url: string) {
       { timeout: 30_000 },
     );
     months.push(performance.now() - t0);
+  }
+  if (cdp && profilePath) {
+    const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
+    writeFileSync(profilePath, JSON.stringify(profile));
+    console.log(`The page's CPU profile over the months: ${profilePath}`);
   }
 
   // The floor: the same number of records (a month's class times) read straight from the

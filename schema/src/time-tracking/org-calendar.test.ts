@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   instantOfWallTime,
@@ -129,5 +130,68 @@ describe('day keys and wall-clock inputs', () => {
     expect(at('2026-11-01T01:30', NY)).toBe('2026-11-01T05:30:00.000Z'); // the EDT one
     expect(at('2026-07-01T12:00', NY)).toBe('2026-07-01T16:00:00.000Z');
     expect(wallMsOf(Date.parse('2026-07-01T16:00:00.000Z'), NY)).toBe(wall('2026-07-01T12:00'));
+  });
+});
+
+// The cached offsets (a quarter of an hour at a time) read every instant as Intl does: zones with
+// half- and quarter-hour offsets and a half-hour daylight shift included.
+describe('the wall clock, cached per quarter of an hour', () => {
+  const zones = [
+    NY,
+    'Europe/Berlin',
+    'Australia/Lord_Howe',
+    'Asia/Kathmandu',
+    'Pacific/Chatham',
+    'America/St_Johns',
+    'UTC',
+  ];
+  const formats = new Map<string, Intl.DateTimeFormat>();
+  const formatOf = (timeZone: string) =>
+    formats.get(timeZone) ??
+    formats
+      .set(
+        timeZone,
+        new Intl.DateTimeFormat('en-US', {
+          timeZone,
+          hourCycle: 'h23',
+          year: 'numeric',
+          month: '2-digit',
+          day: '2-digit',
+          hour: '2-digit',
+          minute: '2-digit',
+          second: '2-digit',
+        }),
+      )
+      .get(timeZone)!;
+  const intlWallMs = (ms: number, timeZone: string) => {
+    const parts = formatOf(timeZone).formatToParts(ms);
+    const n = (type: string) => Number(parts.find((p) => p.type === type)!.value);
+    const date = new Date(0);
+    date.setUTCFullYear(n('year'), n('month') - 1, n('day'));
+    return date.setUTCHours(n('hour'), n('minute'), n('second'));
+  };
+
+  it('agrees with Intl at random instants of two centuries', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: Date.UTC(1950, 0, 1), max: Date.UTC(2150, 0, 1) }),
+        fc.constantFrom(...zones),
+        (ms, zone) => {
+          expect(wallMsOf(ms, zone)).toBe(intlWallMs(ms, zone));
+          expect(dayKeyOf(ms, zone)).toBe(
+            new Date(intlWallMs(ms, zone)).toISOString().slice(0, 10),
+          );
+        },
+      ),
+      { numRuns: 3000 },
+    );
+  });
+
+  it('agrees with Intl every 7 minutes of a year, clock changes included', () => {
+    const step = 7 * 60_000 + 13_000;
+    for (const zone of zones)
+      for (let ms = Date.UTC(2026, 0, 1); ms < Date.UTC(2027, 0, 1); ms += step)
+        if (wallMsOf(ms, zone) !== intlWallMs(ms, zone))
+          throw new Error(`${zone} at ${iso(ms)}: ${wallMsOf(ms, zone)} ≠ ${intlWallMs(ms, zone)}`);
   });
 });

@@ -8,7 +8,8 @@ import { isValidTimeZone } from '../organizations/timezone.rules.ts';
  *
  * Written on Intl alone (decision 0010): no date library is installed, and the runtime's own
  * time-zone data is what both the browser and Node already carry — about 100 lines against a
- * dependency on both sides.
+ * dependency on both sides. Offsets are cached per quarter of an hour (see offsetAt): the staff
+ * calendar asks for the day of thousands of class times at once.
  */
 
 /** A calendar day in the organisation's zone, 'YYYY-MM-DD'. */
@@ -63,8 +64,8 @@ function utc(year: number, monthIndex: number, day: number, hour = 0, minute = 0
   return date.setUTCHours(hour, minute, second);
 }
 
-/** The wall-clock reading in `timeZone` at instant `ms`. */
-function wallAt(ms: number, timeZone: string): Wall {
+/** The wall-clock reading in `timeZone` at instant `ms`, as Intl reads it. */
+function wallFromIntl(ms: number, timeZone: string): Wall {
   const wall: Wall = { year: 0, month: 0, day: 0, hour: 0, minute: 0, second: 0 };
   for (const part of formatterFor(timeZone).formatToParts(ms)) {
     if (part.type in wall) wall[part.type as keyof Wall] = Number(part.value);
@@ -72,11 +73,52 @@ function wallAt(ms: number, timeZone: string): Wall {
   return wall;
 }
 
-/** The zone's offset from UTC at `ms` (local minus UTC), in milliseconds. */
-function offsetAt(ms: number, timeZone: string): number {
-  const w = wallAt(ms, timeZone);
+function offsetFromIntl(ms: number, timeZone: string): number {
+  const w = wallFromIntl(ms, timeZone);
   const whole = Math.floor(ms / 1000) * 1000;
   return utc(w.year, w.month - 1, w.day, w.hour, w.minute, w.second) - whole;
+}
+
+/**
+ * Offsets known per zone and quarter of an hour (UTC): a calendar of a year of class times asks
+ * for thousands of days, and `formatToParts` is the slow part. A quarter is cached only when its
+ * first and last second have the same offset — no zone changes its clocks twice within fifteen
+ * minutes — so one with a change inside is always asked of Intl.
+ */
+const QUARTER_MS = 15 * 60_000;
+const CACHED_FROM = Date.UTC(1900, 0, 1);
+const CACHED_TO = Date.UTC(2200, 0, 1);
+const offsets = new Map<string, Map<number, number>>();
+
+/** The zone's offset from UTC at `ms` (local minus UTC), in milliseconds. */
+function offsetAt(ms: number, timeZone: string): number {
+  if (!(ms >= CACHED_FROM && ms < CACHED_TO)) return offsetFromIntl(ms, timeZone);
+  const quarter = Math.floor(ms / QUARTER_MS);
+  let zone = offsets.get(timeZone);
+  if (!zone) offsets.set(timeZone, (zone = new Map()));
+  const known = zone.get(quarter);
+  if (known !== undefined) return known;
+  const start = quarter * QUARTER_MS;
+  const first = offsetFromIntl(start, timeZone);
+  if (offsetFromIntl(start + QUARTER_MS - 1000, timeZone) !== first)
+    return offsetFromIntl(ms, timeZone);
+  if (zone.size >= 100_000) zone.clear();
+  zone.set(quarter, first);
+  return first;
+}
+
+/** The wall-clock reading in `timeZone` at instant `ms`. */
+function wallAt(ms: number, timeZone: string): Wall {
+  if (!(ms >= CACHED_FROM && ms < CACHED_TO)) return wallFromIntl(ms, timeZone);
+  const shifted = new Date(Math.floor(ms / 1000) * 1000 + offsetAt(ms, timeZone));
+  return {
+    year: shifted.getUTCFullYear(),
+    month: shifted.getUTCMonth() + 1,
+    day: shifted.getUTCDate(),
+    hour: shifted.getUTCHours(),
+    minute: shifted.getUTCMinutes(),
+    second: shifted.getUTCSeconds(),
+  };
 }
 
 /**
