@@ -43,8 +43,10 @@ export type StripeCouponDuration =
  * (both billed at noon of their day), with an hour to spare either side. Where no whole number
  * of months falls between them — weekly renewals after a delayed start; a purchase made within
  * an hour of noon (two across a change of daylight saving); a delayed start whose months end on
- * the purchase's own day at a month's end — a single renewal is Stripe's own `once`, and more
- * end at the first month past the last: never fewer discounts than our rules give.
+ * the purchase's own day at a month's end; a purchase whose day in UTC is a later month's end
+ * than its day here (the evening of the 30th in New York is the 31st in UTC, and Stripe's
+ * months clamp there) — a single renewal is Stripe's own `once`, and more end at the first
+ * month past the last: never fewer discounts than our rules give, at most one more.
  */
 export function stripeCouponDuration(
   plan: RenewalDiscountPlan,
