@@ -1,17 +1,11 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import {
-  readCardForm,
-  type CardFormErrors,
-  type NewCard,
-} from '@platform/schema/payments/charge.zod';
 import { chargeFlowMessages } from '@platform/schema/payments/charge-flow.rules';
 import { formatMoney } from '@platform/schema/payments/money';
 import type { ProductDoc } from '@platform/schema/payments/product-doc.zod';
 import { Link } from 'react-router';
 import { Modal } from '../../../components/modal.tsx';
 import { ChargeLines } from '../../../components/charge-lines.tsx';
-import { emptyCardForm } from '../../../components/card-fields.tsx';
 import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
 import { TextField } from '../../../components/form-fields.tsx';
 import { useToast } from '../../../components/toast/toast-context.ts';
@@ -20,7 +14,7 @@ import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { buy, quote } from '../api/shop.ts';
-import { CardChoice } from './card-choice.tsx';
+import { CardChoice, PayFooter, useCardChoice, type PayWith } from './card-choice.tsx';
 
 /**
  * Checkout in the customer's app (issue 15): the order's figures from the server (a coupon code
@@ -48,9 +42,6 @@ export function CheckoutDialog({
     ? product.variablePricing.prices.map((p) => p.price)
     : [];
   const [priceMinor, setPriceMinor] = useState<number | null>(prices[0] ?? null);
-  const [cardChoice, setCardChoice] = useState<string>('new');
-  const [cardForm, setCardForm] = useState(emptyCardForm);
-  const [cardErrors, setCardErrors] = useState<CardFormErrors>({});
   const [paying, setPaying] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [paid, setPaid] = useState<{ recurring: boolean } | null>(null);
@@ -67,23 +58,12 @@ export function CheckoutDialog({
   const noProcessor = figures.data?.processor === 'none';
   const money = (minor: number) => formatMoney(minor, figures.data?.currency ?? 'USD');
 
+  const card = useCardChoice('new', (payWith) => void pay(payWith));
   // With Stripe a new card is entered in the card-entry frame (decision 0063), whose own button
   // pays with the PaymentMethod it made; the form's Pay button is for a saved card then.
-  const stripeEntry = figures.data?.processor === 'stripe' && cardChoice === 'new';
+  const stripeEntry = figures.data?.processor === 'stripe' && card.choice === 'new';
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (cardChoice !== 'new') return void pay({ paymentMethodId: cardChoice });
-    const read = readCardForm(cardForm);
-    if (!read.ok) {
-      setCardErrors(read.errors);
-      return;
-    }
-    setCardErrors({});
-    void pay({ card: read.card });
-  }
-
-  async function pay(payWith: { paymentMethodId: string } | NewCard) {
+  async function pay(payWith: PayWith) {
     if (paying || paid) return;
     setFailure(null);
     setPaying(true);
@@ -132,7 +112,7 @@ export function CheckoutDialog({
           </div>
         </div>
       ) : (
-        <form className="checkout" onSubmit={submit} noValidate>
+        <form className="checkout" onSubmit={card.submit} noValidate>
           {!online && (
             <p className="form-error" role="alert">
               You are offline. Paying needs a connection.
@@ -211,39 +191,19 @@ export function CheckoutDialog({
               name="checkout-card"
               cards={cards}
               processor={figures.data?.processor}
-              choice={cardChoice}
-              onChoose={setCardChoice}
-              cardForm={cardForm}
-              onCardForm={setCardForm}
-              cardErrors={cardErrors}
+              state={card}
               onStripePaymentMethod={(id) => void pay({ processorPaymentMethodId: id })}
             />
           )}
-          {failure && (
-            <p className="form-error" role="alert">
-              {failure}
-            </p>
-          )}
-          {stripeEntry && paying && <p role="status">Paying…</p>}
-          <div className="button-row">
-            {!stripeEntry && (
-              <button
-                type="submit"
-                className="button"
-                disabled={!online || paying || !figures.data || noProcessor}
-                aria-busy={paying || undefined}
-              >
-                {paying
-                  ? 'Paying…'
-                  : figures.data
-                    ? `Pay ${money(figures.data.totals.total)}`
-                    : 'Pay'}
-              </button>
-            )}
-            <button type="button" className="button button-secondary" onClick={onClose}>
-              Cancel
-            </button>
-          </div>
+          <PayFooter
+            failure={failure}
+            paying={paying}
+            stripeEntry={stripeEntry}
+            disabled={!online || !figures.data || noProcessor}
+            label={figures.data ? `Pay ${money(figures.data.totals.total)}` : 'Pay'}
+            cancelLabel="Cancel"
+            onCancel={onClose}
+          />
         </form>
       )}
     </Modal>

@@ -1,19 +1,13 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import {
-  readCardForm,
-  type CardFormErrors,
-  type NewCard,
-} from '@platform/schema/payments/charge.zod';
 import { chargeFlowMessages } from '@platform/schema/payments/charge-flow.rules';
 import { formatMoney } from '@platform/schema/payments/money';
-import { emptyCardForm } from '../../../components/card-fields.tsx';
 import { NoProcessorNotice } from '../../../components/no-processor-notice.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { payForPlace, payOptions } from '../api/booking-pay.ts';
-import { CardChoice } from './card-choice.tsx';
+import { CardChoice, PayFooter, useCardChoice, type PayWith } from './card-choice.tsx';
 
 export type PlaceToPay = {
   bookingId: string;
@@ -55,29 +49,14 @@ export function PlacePayment({
     retry: false,
   });
   const cards = options.data?.paymentMethods ?? [];
-  const [picked, setPicked] = useState<string | null>(null);
-  const cardChoice = picked ?? cards[0]?.id ?? 'new';
-  const [cardForm, setCardForm] = useState(emptyCardForm);
-  const [cardErrors, setCardErrors] = useState<CardFormErrors>({});
   const [paying, setPaying] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
+  const card = useCardChoice(cards[0]?.id ?? 'new', (payWith) => void pay(payWith));
   const noProcessor = options.data?.processor === 'none';
-  const stripeEntry = options.data?.processor === 'stripe' && cardChoice === 'new';
+  const stripeEntry = options.data?.processor === 'stripe' && card.choice === 'new';
   const price = formatMoney(priceMinor, currency);
 
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (cardChoice !== 'new') return void pay({ paymentMethodId: cardChoice });
-    const read = readCardForm(cardForm);
-    if (!read.ok) {
-      setCardErrors(read.errors);
-      return;
-    }
-    setCardErrors({});
-    void pay({ card: read.card });
-  }
-
-  async function pay(payWith: { paymentMethodId: string } | NewCard) {
+  async function pay(payWith: PayWith) {
     if (paying || !place) return;
     setFailure(null);
     setPaying(true);
@@ -99,7 +78,7 @@ export function PlacePayment({
   }
 
   return (
-    <form className="place-payment" onSubmit={submit} noValidate aria-label="Payment">
+    <form className="place-payment" onSubmit={card.submit} noValidate aria-label="Payment">
       <p>
         <strong>{price}</strong>, paid by card now. If the place cannot be kept for you, or you
         cancel in time, the money goes back to the card.
@@ -123,35 +102,19 @@ export function PlacePayment({
           name="place-card"
           cards={cards}
           processor={options.data.processor}
-          choice={cardChoice}
-          onChoose={setPicked}
-          cardForm={cardForm}
-          onCardForm={setCardForm}
-          cardErrors={cardErrors}
+          state={card}
           onStripePaymentMethod={(id) => void pay({ processorPaymentMethodId: id })}
         />
       )}
-      {failure && (
-        <p className="form-error" role="alert">
-          {failure}
-        </p>
-      )}
-      {stripeEntry && paying && <p role="status">Paying…</p>}
-      <div className="button-row">
-        {!stripeEntry && (
-          <button
-            type="submit"
-            className="button"
-            disabled={!online || paying || !ready || !options.data || noProcessor}
-            aria-busy={paying || undefined}
-          >
-            {paying ? 'Paying…' : `Pay ${price} and book`}
-          </button>
-        )}
-        <button type="button" className="button button-secondary" onClick={onCancel}>
-          Not now
-        </button>
-      </div>
+      <PayFooter
+        failure={failure}
+        paying={paying}
+        stripeEntry={stripeEntry}
+        disabled={!online || !ready || !options.data || noProcessor}
+        label={`Pay ${price} and book`}
+        cancelLabel="Not now"
+        onCancel={onCancel}
+      />
     </form>
   );
 }
