@@ -285,5 +285,12 @@ describe('booking classes in the customer app', () => {
     await expect
       .poll(async () => (await paid()).map((p) => p.status), { timeout: 30_000 })
       .toEqual(['refunded']);
+    // The receipt and its refund reach Purchase history by replication.
+    await page.goto(`${server.url}/dashboard-customer/${server.seed.zipperOrgId}/purchase-history`);
+    const places = page.getByRole('region', { name: 'Classes and appointments paid by card' });
+    const receipt = places.getByRole('listitem').filter({ hasText: 'Boxing basics' });
+    await receipt.getByText('$15.00', { exact: false }).waitFor({ timeout: 30_000 });
+    await receipt.getByText(/^Refunded /).waitFor({ timeout: 30_000 });
+    expect(await axeViolations(page)).toEqual([]);
   });
 });

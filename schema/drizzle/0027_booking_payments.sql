@@ -23,7 +23,10 @@ CREATE TABLE "booking_payments" (
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"paid_at" timestamp with time zone,
 	"used_at" timestamp with time zone,
-	"refunded_at" timestamp with time zone
+	"refunded_at" timestamp with time zone,
+	"updated_at" timestamp (3) with time zone DEFAULT now() NOT NULL,
+	"deleted" boolean DEFAULT false NOT NULL,
+	"txid" "xid8" DEFAULT pg_current_xact_id() NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "sandbox_refunds" (
@@ -42,8 +45,10 @@ ALTER TABLE "booking_payments" ADD CONSTRAINT "booking_payments_payment_method_i
 ALTER TABLE "booking_payments" ADD CONSTRAINT "booking_payments_created_by_user_id_users_id_fk" FOREIGN KEY ("created_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sandbox_refunds" ADD CONSTRAINT "sandbox_refunds_org_id_organizations_id_fk" FOREIGN KEY ("org_id") REFERENCES "public"."organizations"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "sandbox_refunds" ADD CONSTRAINT "sandbox_refunds_charge_id_sandbox_charges_id_fk" FOREIGN KEY ("charge_id") REFERENCES "public"."sandbox_charges"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "booking_payments_feed" ON "booking_payments" USING btree ("org_id","txid","id");--> statement-breakpoint
 CREATE UNIQUE INDEX "booking_payments_live" ON "booking_payments" USING btree ("org_id","booking_id") WHERE "booking_payments"."status" in ('charging', 'paid', 'declined', 'used');--> statement-breakpoint
 CREATE INDEX "booking_payments_due" ON "booking_payments" USING btree ("status","paid_at");--> statement-breakpoint
 CREATE INDEX "booking_payments_booking" ON "booking_payments" USING btree ("booking_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "sandbox_refunds_key" ON "sandbox_refunds" USING btree ("idempotency_key");--> statement-breakpoint
-CREATE INDEX "sandbox_refunds_charge" ON "sandbox_refunds" USING btree ("charge_id");
+CREATE INDEX "sandbox_refunds_charge" ON "sandbox_refunds" USING btree ("charge_id");--> statement-breakpoint
+CREATE TRIGGER booking_payments_stamp BEFORE INSERT OR UPDATE ON "booking_payments" FOR EACH ROW EXECUTE FUNCTION replicated_row_stamp();

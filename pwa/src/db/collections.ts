@@ -131,6 +131,11 @@ export const replicatedDefinitions: {
     replicatedCollections.availability.schema,
     rxSchemaOf('availability'),
   ),
+  'booking-payments': defineCollection(
+    localNameOf('booking-payments'),
+    replicatedCollections['booking-payments'].schema,
+    rxSchemaOf('booking-payments'),
+  ),
 };
 
 export const rejectionsDefinition = defineCollection(

@@ -43,4 +43,5 @@ export const migrationStrategies: Record<CollectionName, MigrationStrategies> = 
   occurrences: { 1: pullAgain },
   'appointment-types': {},
   availability: {},
+  'booking-payments': {},
 };

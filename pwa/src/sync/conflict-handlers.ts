@@ -32,6 +32,7 @@ const merges: { [N in CollectionName]: Merge<DocOf<N>> } = {
   occurrences: (master) => master,
   'appointment-types': (master) => master,
   availability: (master) => master,
+  'booking-payments': (master) => master,
 };
 
 /**

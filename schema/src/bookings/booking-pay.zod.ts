@@ -62,5 +62,35 @@ export const bookingPayMessages = {
     'The payment for this booking was returned because the booking did not reach the organization within a day. Book again.',
 } as const;
 
+/** What a payment at booking went through, as its payer's devices see it (once charged). */
+export const bookingPaymentStatuses = [
+  'paid',
+  'used',
+  'refund-due',
+  'refunded',
+  'refund-refused',
+] as const;
+
+/**
+ * A payment made at booking, replicated read-only to the payer's family (collection
+ * `booking-payments`): the receipt in Purchase history, and whether the money went back.
+ */
+export const bookingPaymentDocSchema = z.object({
+  id: documentIdSchema,
+  orgId: z.uuid(),
+  payerUserId: z.uuid(),
+  customerUserId: z.uuid(),
+  bookingId: documentIdSchema,
+  /** The class or appointment and its time, as the receipt says. */
+  description: z.string().max(400),
+  amountMinor: z.number().int().min(0),
+  currency: z.string().min(3).max(3),
+  status: z.enum(bookingPaymentStatuses),
+  paidAt: isoTimeSchema.nullable(),
+  refundedAt: isoTimeSchema.nullable(),
+  updatedAt: isoTimeSchema,
+});
+export type BookingPaymentDoc = z.infer<typeof bookingPaymentDocSchema>;
+
 /** A payment no booking took is returned after this long (the sweep; decision 0070). */
 export const UNUSED_BOOKING_PAYMENT_MS = 24 * 60 * 60_000;

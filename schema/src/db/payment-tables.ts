@@ -365,8 +365,12 @@ export const bookingPayments = pgTable(
     paidAt: timestamp('paid_at', { withTimezone: true }),
     usedAt: timestamp('used_at', { withTimezone: true }),
     refundedAt: timestamp('refunded_at', { withTimezone: true }),
+    // Replicated to the payer once charged (collection `booking-payments`): the receipt, and
+    // whether the money went back. One never charged is a tombstone.
+    ...replicatedStampedOnInsert(),
   },
   (t) => [
+    index('booking_payments_feed').on(t.orgId, t.txid, t.id),
     // One payment in play per booking: a second checkout for the same place cannot charge too.
     uniqueIndex('booking_payments_live')
       .on(t.orgId, t.bookingId)

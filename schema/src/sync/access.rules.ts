@@ -69,6 +69,7 @@ export function accessTo(collection: CollectionName, viewer: Viewer): Access | n
     case 'purchases':
     case 'invoices':
     case 'credits':
+    case 'booking-payments':
       // What was bought: the buyer's family (as bookings), or every sale for staff who sell.
       // Never written by replication: charges and cancellations are routes.
       if (holds('manage-point-of-sale')) return { reach: 'all', writable: false };

@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { bookingPaymentDocSchema } from '../bookings/booking-pay.zod.ts';
 import { bookingDocSchema } from '../bookings/booking.zod.ts';
 import { orgBrandingDocSchema } from '../branding/branding.zod.ts';
 import { customerNoteDocSchema } from '../crm/customer-note.zod.ts';
@@ -38,6 +39,8 @@ export const replicatedCollections = {
   // Appointment types and staff hours: customers' devices find free slots offline.
   'appointment-types': { schema: appointmentTypeDocSchema, version: 0, indexes: [] },
   availability: { schema: availabilityDocSchema, version: 0, indexes: ['userId'] },
+  // Places paid by card at booking: the payer's receipts and refunds (decision 0070).
+  'booking-payments': { schema: bookingPaymentDocSchema, version: 0, indexes: ['payerUserId'] },
 } as const satisfies Record<
   string,
   { schema: z.ZodObject; version: number; indexes: readonly string[] }

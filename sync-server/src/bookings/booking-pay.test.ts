@@ -347,4 +347,62 @@ describe.each(testDatabaseKinds)('paying for a place at booking on %s', (kind) =
     const succeeded = (await chargesFor(doc.id)).filter((c) => c.outcome === 'succeeded');
     expect(succeeded).toHaveLength(1);
   });
+
+  it('replicates the payment to the payer’s devices as a receipt, and its refund, and to nobody else', async () => {
+    const { occurrence } = await insertOccurrence(t.db, a.org.id, { priceMinor: 1_300 });
+    const me = await customer();
+    const doc = booking(a.org.id, me.id, { occurrenceId: occurrence.id });
+    const body = order(doc.id, me.id, occurrence.id);
+    const receiptsOf = async (who: Person) => {
+      await waitForVisibility(t.db);
+      const res = await t.app.inject({
+        method: 'GET',
+        url: '/api/sync/booking-payments/pull?batchSize=1000',
+        headers: who.jar.headers(),
+      });
+      expect(res.statusCode).toBe(200);
+      return (res.json().documents as Array<{ id: string; _deleted: boolean }>).filter(
+        (d) => d.id === body.checkoutId,
+      );
+    };
+    // Declined: nothing to show (a tombstone at most).
+    await pay(me, { ...body, card: declining });
+    expect((await receiptsOf(me)).filter((d) => !d._deleted)).toEqual([]);
+    await pay(me, { ...body, card: visa });
+    expect(await receiptsOf(me)).toMatchObject([
+      {
+        payerUserId: me.id,
+        bookingId: doc.id,
+        amountMinor: 1_300,
+        status: 'paid',
+        _deleted: false,
+      },
+    ]);
+    await request(me, doc);
+    expect(await receiptsOf(me)).toMatchObject([{ status: 'used' }]);
+    const master = await pulled(me, doc.id);
+    await push(me, [
+      {
+        assumedMasterState: master,
+        newDocumentState: { ...master, status: 'cancelled', updatedAt: new Date().toISOString() },
+      },
+    ]);
+    await drainJobs(t.app);
+    const [refunded] = await receiptsOf(me);
+    expect(refunded).toMatchObject({ status: 'refunded' });
+    expect(refunded).toHaveProperty('refundedAt', expect.any(String));
+    // Another customer of the organisation does not see it; staff who sell do.
+    expect(await receiptsOf(a.other)).toEqual([]);
+    expect(await receiptsOf(a.manager)).toHaveLength(1);
+    // Read-only on every device.
+    const write = await t.app.inject({
+      method: 'POST',
+      url: '/api/sync/booking-payments/push',
+      headers: me.jar.headers(),
+      payload: [
+        { assumedMasterState: refunded, newDocumentState: { ...refunded, status: 'paid' } },
+      ],
+    });
+    expect(write.statusCode).toBeGreaterThanOrEqual(400);
+  });
 });

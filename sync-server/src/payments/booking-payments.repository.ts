@@ -3,6 +3,13 @@ import { bookingPayments } from '@platform/schema/db';
 import type { Db, Tx } from '../db/open-database.ts';
 
 export type BookingPaymentRow = typeof bookingPayments.$inferSelect;
+
+/** What a change to payments returns: enough to tell their payers' devices. */
+const announced = {
+  id: bookingPayments.id,
+  orgId: bookingPayments.orgId,
+  payerUserId: bookingPayments.payerUserId,
+};
 type Reader = Db | Tx;
 
 export async function findBookingPayment(db: Reader, orgId: string, id: string) {
@@ -41,7 +48,10 @@ export async function updateBookingPayment(
   id: string,
   values: Partial<typeof bookingPayments.$inferInsert>,
 ) {
-  await db.update(bookingPayments).set(values).where(eq(bookingPayments.id, id));
+  await db
+    .update(bookingPayments)
+    .set({ ...values, updatedAt: new Date() })
+    .where(eq(bookingPayments.id, id));
 }
 
 /** The latest payment made for a booking, locked: the one its decision may use. */
@@ -73,7 +83,7 @@ export async function markRefundDue(
   if (bookingIds.length === 0) return [];
   return tx
     .update(bookingPayments)
-    .set({ status: 'refund-due' })
+    .set({ status: 'refund-due', updatedAt: new Date() })
     .where(
       and(
         eq(bookingPayments.orgId, orgId),
@@ -81,14 +91,14 @@ export async function markRefundDue(
         inArray(bookingPayments.status, [...from]),
       ),
     )
-    .returning({ id: bookingPayments.id });
+    .returning(announced);
 }
 
 /** Paid and never used by a booking since `before`: marked owed back, a batch at a time. */
 export async function markUnusedRefundDue(tx: Tx, before: Date, limit: number) {
   return tx
     .update(bookingPayments)
-    .set({ status: 'refund-due' })
+    .set({ status: 'refund-due', updatedAt: new Date() })
     .where(
       inArray(
         bookingPayments.id,
@@ -100,7 +110,7 @@ export async function markUnusedRefundDue(tx: Tx, before: Date, limit: number) {
           .for('update', { skipLocked: true }),
       ),
     )
-    .returning({ id: bookingPayments.id });
+    .returning(announced);
 }
 
 /** Every payment owed back (their jobs are asked again: a refund job is harmless twice). */
@@ -136,7 +146,7 @@ export async function claimStaleCharging(tx: Tx, before: Date, now: Date, limit:
 export async function markRefundDueById(tx: Tx, id: string, from: ReadonlyArray<'paid' | 'used'>) {
   return tx
     .update(bookingPayments)
-    .set({ status: 'refund-due' })
+    .set({ status: 'refund-due', updatedAt: new Date() })
     .where(and(eq(bookingPayments.id, id), inArray(bookingPayments.status, [...from])))
-    .returning({ id: bookingPayments.id });
+    .returning(announced);
 }

@@ -11,6 +11,7 @@ import type { Db, Tx } from '../db/open-database.ts';
 import { isUniqueViolation } from '../db/postgres-errors.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { NotFound, RuleBroken } from '../plugins/domain-errors.ts';
+import { notifyChange } from '../sync/change-feed.ts';
 import { CHARGING_LEASE_MS, chargeMessages } from './charge.service.ts';
 import { keepNewCard } from './new-card.ts';
 import * as repo from './booking-payments.repository.ts';
@@ -35,6 +36,25 @@ export type BookingOrder = {
   amountMinor: number;
   description: string;
 };
+
+/** The payers' devices hear of a change to their payments (collection `booking-payments`). */
+async function announce(tx: Tx, rows: ReadonlyArray<{ orgId: string; payerUserId: string }>) {
+  const byOrg = new Map<string, Set<string>>();
+  for (const row of rows)
+    byOrg.set(row.orgId, (byOrg.get(row.orgId) ?? new Set()).add(row.payerUserId));
+  for (const [orgId, payers] of byOrg)
+    await notifyChange(tx, { collection: 'booking-payments', orgId, ownerIds: [...payers] });
+}
+
+/** A payment's row changed and announced, in one transaction. */
+async function changePayment(
+  tx: Tx,
+  row: { id: string; orgId: string; payerUserId: string },
+  values: Parameters<typeof repo.updateBookingPayment>[2],
+) {
+  await repo.updateBookingPayment(tx, row.id, values);
+  await announce(tx, [row]);
+}
 
 /** An attempt still charging after this long was abandoned: the sweep asks it again. */
 const STALE_CHARGING_MS = 60 * 60_000;
@@ -184,13 +204,15 @@ async function settleAttempt(
   });
 
   if (outcome.status === 'succeeded') {
-    await repo.updateBookingPayment(db, row.id, {
-      status: 'paid',
-      paidAt: now,
-      chargingSince: null,
-      processorChargeId: outcome.chargeId,
-      failureMessage: null,
-    });
+    await db.transaction((tx) =>
+      changePayment(tx, row, {
+        status: 'paid',
+        paidAt: now,
+        chargingSince: null,
+        processorChargeId: outcome.chargeId,
+        failureMessage: null,
+      }),
+    );
     return { paid: true, amountMinor: row.amountMinor, currency: row.currency };
   }
   await repo.updateBookingPayment(db, row.id, {
@@ -252,7 +274,7 @@ export async function usePaymentFor(
   )
     return { ok: false, returned: false };
   if (row.status === 'paid') {
-    await repo.updateBookingPayment(tx, row.id, { status: 'used', usedAt: now });
+    await changePayment(tx, row, { status: 'used', usedAt: now });
     return { ok: true };
   }
   return { ok: false, returned: row.status === 'refund-due' || row.status === 'refunded' };
@@ -276,6 +298,7 @@ export async function owePaymentsBack(
   from: ReadonlyArray<'paid' | 'used'>,
 ) {
   const owed = await repo.markRefundDue(tx, orgId, bookingIds, from);
+  await announce(tx, owed);
   if (jobs)
     for (const { id } of owed) await jobs.enqueue('booking-refund', { paymentId: id }, { tx });
   return owed.length;
@@ -297,10 +320,12 @@ export async function refundBookingPayment(
   });
   if (!row) return 'nothing';
   if (!row.processorChargeId) {
-    await repo.updateBookingPayment(deps.db, row.id, {
-      status: 'refund-refused',
-      failureMessage: 'No charge was recorded for this payment.',
-    });
+    await deps.db.transaction((tx) =>
+      changePayment(tx, row, {
+        status: 'refund-refused',
+        failureMessage: 'No charge was recorded for this payment.',
+      }),
+    );
     return 'refused';
   }
   const outcome = await requirePaymentProcessing(deps.processor).refund({
@@ -310,17 +335,18 @@ export async function refundBookingPayment(
     idempotencyKey: `booking-refund:${row.id}`,
   });
   if (outcome.status === 'refunded') {
-    await repo.updateBookingPayment(deps.db, row.id, {
-      status: 'refunded',
-      processorRefundId: outcome.refundId,
-      refundedAt: now,
-    });
+    await deps.db.transaction((tx) =>
+      changePayment(tx, row, {
+        status: 'refunded',
+        processorRefundId: outcome.refundId,
+        refundedAt: now,
+      }),
+    );
     return 'refunded';
   }
-  await repo.updateBookingPayment(deps.db, row.id, {
-    status: 'refund-refused',
-    failureMessage: outcome.message,
-  });
+  await deps.db.transaction((tx) =>
+    changePayment(tx, row, { status: 'refund-refused', failureMessage: outcome.message }),
+  );
   return 'refused';
 }
 
@@ -347,11 +373,21 @@ export async function queueBookingRefunds(
         row,
         now,
       ).catch(() => null);
-      if (answer?.paid) await db.transaction((tx) => repo.markRefundDueById(tx, row.id, ['paid']));
+      if (answer?.paid)
+        await db.transaction(async (tx) =>
+          announce(tx, await repo.markRefundDueById(tx, row.id, ['paid'])),
+        );
     }
   }
-  await db.transaction((tx) =>
-    repo.markUnusedRefundDue(tx, new Date(now.getTime() - UNUSED_BOOKING_PAYMENT_MS), limit),
+  await db.transaction(async (tx) =>
+    announce(
+      tx,
+      await repo.markUnusedRefundDue(
+        tx,
+        new Date(now.getTime() - UNUSED_BOOKING_PAYMENT_MS),
+        limit,
+      ),
+    ),
   );
   const due = await repo.refundDuePayments(db, limit);
   for (const { id } of due) await jobs.enqueue('booking-refund', { paymentId: id });

@@ -1,4 +1,11 @@
-import type { invoices, products, punchCardCredits, subscriptions } from '@platform/schema/db';
+import type {
+  bookingPayments,
+  invoices,
+  products,
+  punchCardCredits,
+  subscriptions,
+} from '@platform/schema/db';
+import type { BookingPaymentDoc } from '@platform/schema/bookings/booking-pay.zod';
 import type { CreditDoc } from '@platform/schema/payments/credit-doc.zod';
 import type { ProductDoc } from '@platform/schema/payments/product-doc.zod';
 import type { InvoiceDoc, PurchaseDoc } from '@platform/schema/payments/purchase-docs.zod';
@@ -99,5 +106,30 @@ export function creditToDoc(row: CreditRow): WireDoc<CreditDoc> {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     _deleted: row.deleted,
+  };
+}
+
+type BookingPaymentRow = typeof bookingPayments.$inferSelect;
+
+/**
+ * A payment at booking (decision 0070), for the payer's receipts: one never charged (being
+ * charged, or declined) is a tombstone — there is nothing to show for it.
+ */
+export function bookingPaymentToDoc(row: BookingPaymentRow): WireDoc<BookingPaymentDoc> {
+  const charged = row.status !== 'charging' && row.status !== 'declined';
+  return {
+    id: row.id,
+    orgId: row.orgId,
+    payerUserId: row.payerUserId,
+    customerUserId: row.customerUserId,
+    bookingId: row.bookingId,
+    description: row.description,
+    amountMinor: row.amountMinor,
+    currency: row.currency,
+    status: charged ? (row.status as BookingPaymentDoc['status']) : 'paid',
+    paidAt: row.paidAt?.toISOString() ?? null,
+    refundedAt: row.refundedAt?.toISOString() ?? null,
+    updatedAt: row.updatedAt.toISOString(),
+    _deleted: row.deleted || !charged,
   };
 }

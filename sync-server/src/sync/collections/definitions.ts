@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import {
   appointmentTypes,
+  bookingPayments,
   bookings,
   classOccurrences,
   customerNotes,
@@ -29,6 +30,7 @@ import {
 import { limitToClockMoves } from '../../kiosk/kiosk-writes.ts';
 import { limitToCheckIns } from '../../kiosk/kiosk-checkins.ts';
 import {
+  bookingPaymentToDoc,
   creditToDoc,
   invoiceToDoc,
   productToDoc,
@@ -190,6 +192,16 @@ export const collectionDefinitions: Record<CollectionName, AnyReplicatedCollecti
     scopeFor: scopeOf('credits'),
     toDoc: creditToDoc,
     writeBatch: readOnly('Credits change only through a purchase, an import or a booking.'),
+  },
+  'booking-payments': {
+    name: 'booking-payments',
+    docSchema: replicatedCollections['booking-payments'].schema,
+    table: bookingPayments,
+    ownerColumn: bookingPayments.payerUserId,
+    ownerOf: (doc: { payerUserId: string }) => doc.payerUserId,
+    scopeFor: scopeOf('booking-payments'),
+    toDoc: bookingPaymentToDoc,
+    writeBatch: readOnly('Payments at booking are made when booking.'),
   },
   classes: {
     name: 'classes',

@@ -6,6 +6,10 @@ import {
   type PurchaseDoc,
 } from '@platform/schema/payments/purchase-docs.zod';
 import { rosterItemDocSchema } from '@platform/schema/roster/roster-item.zod';
+import {
+  bookingPaymentDocSchema,
+  type BookingPaymentDoc,
+} from '@platform/schema/bookings/booking-pay.zod';
 import { cardName, isRenewing } from '@platform/schema/payments/card-on-file.rules';
 import { ChargeLines } from '../../../components/charge-lines.tsx';
 import { CreditBalances, useCreditBalances } from '../../../components/credit-balances.tsx';
@@ -18,6 +22,21 @@ import { ReplicaLoading } from '../../../components/replica-loading.tsx';
 import { EmptyState } from '../components/empty-state.tsx';
 import { purchaseStatusLabels } from '../shop-texts.ts';
 import { useCustomerApp } from '../use-customer-app.ts';
+
+const placePaymentLabels: Record<BookingPaymentDoc['status'], string> = {
+  paid: 'Paid — waiting for the booking',
+  used: 'Paid — booked',
+  'refund-due': 'Refund on its way to your card',
+  refunded: 'Refunded',
+  'refund-refused': 'The refund could not be made: ask the organization',
+};
+const placePaymentTone: Record<BookingPaymentDoc['status'], string> = {
+  paid: 'pending',
+  used: 'ok',
+  'refund-due': 'pending',
+  refunded: 'done',
+  'refund-refused': 'refused',
+};
 
 /**
  * Purchase history (issue 15): the family's subscriptions and paid invoices from the device's
@@ -33,6 +52,7 @@ export function PurchaseHistoryPage() {
   const purchases = useLiveQuery(db, 'purchases', { selector: { orgId: scope } });
   const invoices = useLiveQuery(db, 'invoices', { selector: { orgId: scope } });
   const roster = useLiveQuery(db, 'roster', { selector: { orgId: scope } });
+  const placePayments = useLiveQuery(db, 'booking-payments', { selector: { orgId: scope } });
   const credits = useCreditBalances(db, scope);
   const [cancelling, setCancelling] = useState<PurchaseDoc | null>(null);
 
@@ -64,6 +84,17 @@ export function PurchaseHistoryPage() {
         .sort((a, b) => (b.paidAt ?? '').localeCompare(a.paidAt ?? '')),
     [invoices.documents],
   );
+  // Places paid by card when booking (decision 0070), newest first.
+  const paidPlaces = useMemo(
+    () =>
+      placePayments.documents
+        .flatMap((doc) => {
+          const parsed = bookingPaymentDocSchema.safeParse(doc);
+          return parsed.success ? [parsed.data] : [];
+        })
+        .sort((a, b) => (b.paidAt ?? '').localeCompare(a.paidAt ?? '')),
+    [placePayments.documents],
+  );
   const who = (userId: string) =>
     userId === user.id ? null : (names.get(userId) ?? 'A family member');
   const loading = db && (purchases.status === 'loading' || invoices.status === 'loading');
@@ -73,7 +104,10 @@ export function PurchaseHistoryPage() {
       <h1>Purchase history</h1>
       {loading ? (
         <ReplicaLoading what="your purchase history" />
-      ) : subscriptions.length === 0 && receipts.length === 0 && credits.balances.length === 0 ? (
+      ) : subscriptions.length === 0 &&
+        receipts.length === 0 &&
+        paidPlaces.length === 0 &&
+        credits.balances.length === 0 ? (
         <EmptyState title="No purchases yet" action={{ label: 'Back to the dashboard', to: home }}>
           When you or your children buy something from {orgName ?? 'your organization'}, the receipt
           appears here — also without a connection.
@@ -142,6 +176,33 @@ export function PurchaseHistoryPage() {
                       lines={invoice.lineItems}
                       money={(minor) => formatMoney(minor, invoice.currency)}
                     />
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
+          {paidPlaces.length > 0 && (
+            <section aria-labelledby="ph-places">
+              <h2 id="ph-places">Classes and appointments paid by card</h2>
+              <ul className="purchases">
+                {paidPlaces.map((payment) => (
+                  <li key={payment.id} className="shop-item">
+                    <h3>
+                      {payment.description} — {formatMoney(payment.amountMinor, payment.currency)}
+                    </h3>
+                    <p className="field-hint">
+                      {payment.paidAt ? `Paid ${format.dateTime(payment.paidAt)}` : 'Paid'}
+                      {who(payment.customerUserId) ? ` · for ${who(payment.customerUserId)}` : ''}
+                    </p>
+                    <p
+                      className={`booking-state booking-state-${placePaymentTone[payment.status]}`}
+                    >
+                      <strong>
+                        {payment.status === 'refunded' && payment.refundedAt
+                          ? `Refunded ${format.dateTime(payment.refundedAt)}`
+                          : placePaymentLabels[payment.status]}
+                      </strong>
+                    </p>
                   </li>
                 ))}
               </ul>
