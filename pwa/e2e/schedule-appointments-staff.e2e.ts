@@ -8,6 +8,7 @@ import { addDays, dayKeyOf, mondayOf } from '@platform/schema/time-tracking/org-
 import {
   demoLogins,
   launchBrowser,
+  launchPersistent,
   logIn,
   startE2eServer,
   type E2eServer,
@@ -176,6 +177,31 @@ describe('appointment types and staff hours', () => {
     expect((await typeNamed('Sports massage'))?.deleted).toBe(true);
     expect(await axeViolations(page)).toEqual([]);
     await context.close();
+  });
+
+  it('opens the hours saved above with the network down, after a reload, from the replica', async () => {
+    const profile = await launchPersistent();
+    try {
+      const page = profile.context.pages()[0] ?? (await profile.context.newPage());
+      await logIn(page, server.url, demoLogins.owner.email);
+      await page.goto(`${server.url}/dashboard/calendar`);
+      await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, {
+        timeout: 30_000,
+      });
+      await page.getByRole('status').filter({ hasText: 'Synced' }).waitFor({ timeout: 60_000 });
+      await profile.context.setOffline(true);
+      await page.reload();
+      const hours = page.getByRole('region', { name: 'Staff hours for appointments' });
+      await hours.getByLabel('Staff member').selectOption({ label: 'Sam Staff' });
+      await expect
+        .poll(() => hours.getByLabel('From (Monday, hours 1)').inputValue(), { timeout: 30_000 })
+        .toBe('10:00');
+      expect(await hours.getByLabel('To (Monday, hours 1)').inputValue()).toBe('16:00');
+      expect(await hours.getByLabel('From (Wednesday, hours 1)').inputValue()).toBe('09:00');
+      await profile.context.setOffline(false);
+    } finally {
+      await profile.close();
+    }
   });
 
   it('works at a phone’s width, by keyboard, with nothing failing axe', async () => {
