@@ -43,8 +43,9 @@ export type StorageOptions = {
 export type OpenOptions = StorageOptions & {
   /**
    * The collections this device replicates in this scope (the viewer's, `collectionsFor`); all
-   * by default. Only these are created: RxDB's open core allows 16 collections open at once in a
-   * page, and a scope never needs the collections its viewer may not replicate.
+   * by default — more than RxDB's open core opens at once in a page (14, MAX_OPEN_COLLECTIONS in
+   * access.rules.ts), so the app always names them. Only these are created: a scope never needs
+   * the collections its viewer may not replicate.
    */
   collections?: readonly CollectionName[];
 };

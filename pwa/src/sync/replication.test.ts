@@ -18,6 +18,7 @@ import {
   type AccountDatabase,
 } from '../db/database.ts';
 import type { CollectionName } from '@platform/schema/sync/collections';
+import { collectionsFor } from '@platform/schema/sync/access.rules';
 import { rosterItems, timeEntries } from '@platform/schema/db';
 import { syncMessages } from '@platform/schema/sync/sync.messages';
 import { eq } from 'drizzle-orm';
@@ -227,14 +228,17 @@ describe('RxDB replication against the real server', () => {
       new Set([inOrg, asCustomer, widened].map((v) => scopedDatabaseName(org.staff.id, v))).size,
     ).toBe(3);
 
+    // A device opens its viewer's collections only (all of them exceed what RxDB opens).
     const first = await openAccountDatabase(scopedDatabaseName(org.staff.id, inOrg), {
       multiInstance: false,
+      collections: collectionsFor(inOrg),
     });
     await first.collections['time-entries'].insert(timeEntry(org.org.id, org.staff.id));
     await first.close();
     // Switching view: another scope, another database — no checkpoint or document carried over.
     const second = await openAccountDatabase(scopedDatabaseName(org.staff.id, asCustomer), {
       multiInstance: false,
+      collections: ['time-entries'],
     });
     expect(await second.collections['time-entries'].count().exec()).toBe(0);
     await second.close();
@@ -262,7 +266,10 @@ describe('RxDB replication against the real server', () => {
     ).toBe(twoKids);
 
     for (const name of [alone, withKid]) {
-      const db = await openAccountDatabase(name, { multiInstance: false });
+      const db = await openAccountDatabase(name, {
+        multiInstance: false,
+        collections: collectionsFor(viewer),
+      });
       const { _deleted, ...doc } = booking(org.org.id, org.parent.id);
       await db.collections.bookings.insert({ ...doc, status: 'requested' });
       await db.close();
@@ -276,7 +283,10 @@ describe('RxDB replication against the real server', () => {
 
     // Starting in the two-children scope clears every older family scope of this account and
     // scope — here the one-child scope, as after the app was closed when a child was linked.
-    const current = await openAccountDatabase(twoKids, { multiInstance: false });
+    const current = await openAccountDatabase(twoKids, {
+      multiInstance: false,
+      collections: collectionsFor(viewer),
+    });
     await removeStaleFamilyScopes(alone, twoKids);
     const after = (await indexedDB.databases()).map((d) => d.name ?? '');
     expect(after.some((n) => n.includes(`-${withKid}--`))).toBe(false);

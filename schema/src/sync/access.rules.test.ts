@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { accessTo, collectionsFor, type Viewer } from './access.rules.ts';
+import { claims } from '../organizations/claims.ts';
+import {
+  accessTo,
+  collectionsFor,
+  LOCAL_ONLY_COLLECTIONS,
+  MAX_OPEN_COLLECTIONS,
+  type Viewer,
+} from './access.rules.ts';
 
 const orgId = '7d3f2a4e-2222-4c1a-9a55-0c1f0d6d1a01';
 const staff = (claims: string[]): Viewer => ({ view: 'org', orgId, claims });
@@ -94,5 +101,16 @@ describe('who replicates what (DESIGN.md How data flows 4)', () => {
     for (const viewer of [staff(['manage-others-time-tracking']), customer, kiosk]) {
       expect(collectionsFor({ ...viewer, orgId: null })).toEqual([]);
     }
+  });
+});
+
+// RxDB's open core refuses a collection past its limit (COL23): a new replicated collection
+// must leave every viewer's device under it, or that viewer's pages stop opening.
+describe('what one device opens', () => {
+  it('stays within what RxDB opens in a page, for staff holding every claim and for customers', () => {
+    for (const viewer of [staff([...claims]), customer, kiosk])
+      expect(collectionsFor(viewer).length + LOCAL_ONLY_COLLECTIONS).toBeLessThanOrEqual(
+        MAX_OPEN_COLLECTIONS,
+      );
   });
 });

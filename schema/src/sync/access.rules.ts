@@ -66,10 +66,14 @@ export function accessTo(collection: CollectionName, viewer: Viewer): Access | n
       // The catalogue as customers may see it, on every member's device; staff change it on
       // /dashboard/packages. Archived products arrive as tombstones for everyone (decision 0058).
       return { reach: 'all', writable: false };
+    case 'booking-payments':
+      // The payer's receipts for places paid at booking (decision 0070). Not on staff devices:
+      // a staff member holding every claim already opens as many collections as RxDB's open
+      // core allows in a page (MAX_OPEN_COLLECTIONS below).
+      return staff ? null : { reach: 'family', writable: false };
     case 'purchases':
     case 'invoices':
     case 'credits':
-    case 'booking-payments':
       // What was bought: the buyer's family (as bookings), or every sale for staff who sell.
       // Never written by replication: charges and cancellations are routes.
       if (holds('manage-point-of-sale')) return { reach: 'all', writable: false };
@@ -102,6 +106,13 @@ function kioskAccessTo(collection: CollectionName): Access | null {
       return null;
   }
 }
+
+/**
+ * RxDB's open core opens at most 14 collections at once in a page (COL23; STACK-NOTES): a
+ * device opens its viewer's replicated collections and the rejections beside them.
+ */
+export const MAX_OPEN_COLLECTIONS = 14;
+export const LOCAL_ONLY_COLLECTIONS = 1;
 
 export function collectionsFor(viewer: Viewer): CollectionName[] {
   return collectionNames.filter((name) => accessTo(name, viewer) !== null);
