@@ -11,7 +11,13 @@ import {
   sandboxRefunds,
   scheduleClasses,
 } from '@platform/schema/db';
-import { bookingPayMessages } from '@platform/schema/bookings/booking-pay.zod';
+import { z } from 'zod';
+import {
+  bookingPayMessages,
+  bookingPaymentDocSchema,
+  type BookingPaymentDoc,
+} from '@platform/schema/bookings/booking-pay.zod';
+import { KIOSK_REQUEST_HEADER } from '@platform/schema/kiosk/kiosk.zod';
 import { bookingMessages } from '@platform/schema/bookings/booking.rules';
 import {
   appointmentSlots,
@@ -19,13 +25,15 @@ import {
   type AppointmentTypeDraft,
   type AvailabilityInput,
 } from '@platform/schema/schedule/appointments.zod';
+import { asKiosk, startTestKiosk } from '../kiosk/kiosk.fixtures.ts';
 import { queueBookingRefunds, refundBookingPayment } from '../payments/booking-payments.service.ts';
 import { chargeMessages } from '../payments/charge.service.ts';
 import { addMembership, insertTestUser, linkChild, logInAs } from '../testing/auth-fixtures.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
 import { booking, seedSyncOrg, waitForVisibility, type Person } from '../testing/sync-fixtures.ts';
-import { createTestApp } from '../testing/test-app.ts';
+import { changeOf, openSse } from '../testing/sse-client.ts';
+import { createTestApp, listenOnLoopback } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
 /**
@@ -897,5 +905,721 @@ describe.each(testDatabaseKinds)('attacks on pay at booking (%s)', (kind) => {
     );
     expect(upperOrg.statusCode).toBeLessThan(500);
     expect((await options(me, a.org.id.toUpperCase())).statusCode).toBeLessThan(500);
+  });
+});
+
+/**
+ * Attacks on the replicated collection `booking-payments` (read-only; the payer's family only —
+ * not on staff devices since a09629c): reading other people's payments by pull or stream,
+ * writing to it, never-charged rows, every change of status announced, odd receipts.
+ */
+describe.each(testDatabaseKinds)('attacks on the booking-payments collection (%s)', (kind) => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  let a: Org;
+  let b: Org;
+  let base: string;
+
+  type Receipt = Omit<BookingPaymentDoc, 'id'> & { id: string; _deleted: boolean };
+  type Page = { documents: Receipt[]; checkpoint: { id: string; lsn: number } | null };
+  const URL_OF = '/api/sync/booking-payments';
+
+  beforeAll(async () => {
+    // Jobs run only when a test drains them: each status a payment passes through is seen.
+    t = await createTestApp(kind, {
+      jobs: { stopTimeoutMs: 15_000, pollingIntervalSeconds: 3_600 },
+    });
+    a = await seedSyncOrg(t.app, t.db);
+    b = await seedSyncOrg(t.app, t.db);
+    for (const org of [a, b])
+      await t.db
+        .update(organizations)
+        .set({ attributes: { timezone: ZONE } })
+        .where(eq(organizations.id, org.org.id));
+    base = await listenOnLoopback(t.app);
+  });
+  afterAll(async () => t?.close());
+
+  const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
+  const signIn = async (
+    user: { id: string; email: string | null },
+    orgId: string,
+    profileType: 'use-customer' | 'use-org' = 'use-customer',
+  ): Promise<Person> => {
+    const { jar } = await logInAs(t.app, user.email ?? '', { profileType, profileOrgId: orgId });
+    return { id: user.id, email: user.email ?? '', jar };
+  };
+  const customer = async (org: Org = a): Promise<Person> => {
+    const user = await insertTestUser(t.db);
+    await addMembership(t.db, user.id, org.org.id, 'customer');
+    return signIn(user, org.org.id);
+  };
+  const staffWith = async (claims: string[], org: Org = a): Promise<Person> => {
+    const user = await insertTestUser(t.db);
+    await addMembership(t.db, user.id, org.org.id, 'staff', claims);
+    return signIn(user, org.org.id, 'use-org');
+  };
+  const order = (bookingId: string, customerUserId: string, occurrenceId: string) => ({
+    checkoutId: randomUUID(),
+    bookingId,
+    customerUserId,
+    occurrenceId,
+  });
+  const pay = (who: Person, body: Record<string, unknown>, orgId = a.org.id) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/bookings/pay',
+      headers: who.jar.headers(),
+      remoteAddress: address(),
+      payload: { orgId, ...body },
+    });
+  const fresh = (orgId: string, customerUserId: string, over: Record<string, unknown> = {}) => {
+    const at = new Date().toISOString();
+    return booking(orgId, customerUserId, { requestedAt: at, updatedAt: at, ...over });
+  };
+  const pushTo = (collection: string, headers: Record<string, string>, rows: unknown) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/sync/${collection}/push`,
+      headers,
+      payload: rows as object,
+    });
+  /** A place of `org` paid by `who` (for themself unless told), and the booking to request it. */
+  async function paidPlace(
+    who: Person,
+    options: { customerUserId?: string; org?: Org; priceMinor?: number; title?: string } = {},
+  ) {
+    const org = options.org ?? a;
+    const { occurrence } = await insertOccurrence(t.db, org.org.id, {
+      priceMinor: options.priceMinor ?? 1_000,
+      ...(options.title !== undefined ? { title: options.title } : {}),
+    });
+    const customerUserId = options.customerUserId ?? who.id;
+    const doc = fresh(org.org.id, customerUserId, { occurrenceId: occurrence.id });
+    const body = order(doc.id, customerUserId, occurrence.id);
+    const res = await pay(who, { ...body, card: visa }, org.org.id);
+    expect(res.json(), res.body).toMatchObject({ paid: true });
+    return { doc, body, occurrence, paymentId: body.checkoutId };
+  }
+  const pullWith = async (headers: Record<string, string>, query = '?batchSize=1000') => {
+    await waitForVisibility(t.db);
+    return t.app.inject({ method: 'GET', url: `${URL_OF}/pull${query}`, headers });
+  };
+  const headersOf = (who: Person) => who.jar.headers() as Record<string, string>;
+  /** Every page of the feed from `from`, `batchSize` at a time; each page must answer 200. */
+  async function feed(who: Person, batchSize: number, from: Page['checkpoint'] = null) {
+    const documents: Receipt[] = [];
+    let checkpoint = from;
+    for (let pages = 0; pages < 500; pages++) {
+      const query = checkpoint
+        ? `?batchSize=${batchSize}&id=${checkpoint.id}&lsn=${checkpoint.lsn}`
+        : `?batchSize=${batchSize}`;
+      const res = await pullWith(headersOf(who), query);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json() as Page;
+      documents.push(...page.documents);
+      if (page.checkpoint) checkpoint = page.checkpoint;
+      if (page.documents.length < batchSize) break;
+    }
+    return { documents, checkpoint };
+  }
+  const rowsOfOrg = (orgId: string) =>
+    t.db
+      .select()
+      .from(bookingPayments)
+      .where(eq(bookingPayments.orgId, orgId))
+      .orderBy(bookingPayments.id);
+  const txidOf = async (id: string) =>
+    Number(
+      (
+        await t.db
+          .select({ txid: bookingPayments.txid })
+          .from(bookingPayments)
+          .where(eq(bookingPayments.id, id))
+      )[0]?.txid,
+    );
+
+  it('hands a payment to nobody outside the payer’s family — no staff, kiosk or other organisation — whatever the checkpoint or page size', async () => {
+    const victim = await customer();
+    const mine = await paidPlace(victim, { priceMinor: 4_321 });
+    const second = await paidPlace(victim, { priceMinor: 1_234 });
+    const ids: string[] = [mine.paymentId, second.paymentId];
+    const attacker = await customer();
+    await paidPlace(attacker);
+    const leaks = (docs: Receipt[]) =>
+      docs.filter((d) => ids.includes(d.id) || d.payerUserId === victim.id);
+
+    // Another customer of the organisation: any page size, any checkpoint it can make up.
+    for (const size of [1, 2, 3, 1000])
+      expect(leaks((await feed(attacker, size)).documents)).toEqual([]);
+    for (const id of ids) {
+      const lsn = await txidOf(id);
+      for (const checkpoint of [
+        { id, lsn: lsn - 1 },
+        { id: '00000000-0000-0000-0000-000000000000', lsn: 0 },
+        { id, lsn: 0 },
+        { id: 'ffffffff-ffff-ffff-ffff-ffffffffffff', lsn: lsn - 1 },
+      ])
+        expect(leaks((await feed(attacker, 1, checkpoint)).documents)).toEqual([]);
+    }
+    // Upper-case ids, huge and odd positions: refused or empty, never a 500 nor a leak.
+    for (const query of [
+      `?id=${ids[0]!.toUpperCase()}&lsn=0`,
+      `?id=${ids[0]}&lsn=9007199254740991`,
+      `?id=${ids[0]}&lsn=1e21`,
+      `?id=${ids[0]}&lsn=-1`,
+      `?id=${ids[0]}`,
+      `?batchSize=0`,
+      `?batchSize=100000`,
+      `?orgId=${a.org.id}&payerUserId=${victim.id}`,
+    ]) {
+      const res = await pullWith(headersOf(attacker), query);
+      expect(res.statusCode, `${query}: ${res.body}`).toBeLessThan(500);
+      if (res.statusCode === 200) expect(leaks(res.json().documents)).toEqual([]);
+    }
+
+    // Staff, whatever they hold — selling included (since a09629c no staff device replicates
+    // the collection) — of this organisation or another.
+    for (const [claims, org] of [
+      [[], a],
+      [['manage-schedule', 'view-customers', 'manage-others-time-tracking'], a],
+      [['manage-point-of-sale'], a],
+      [['manage-point-of-sale'], b],
+    ] as const) {
+      const staff = await staffWith([...claims], org);
+      const res = await pullWith(headersOf(staff));
+      expect(res.statusCode, `${claims.join()}: ${res.body}`).toBe(403);
+    }
+    for (const manager of [a.manager, b.manager])
+      expect((await pullWith(headersOf(manager))).statusCode).toBe(403);
+    // The payer's own account signed in to another organisation; a staff member of A who is
+    // also a customer there, in the customer app.
+    await addMembership(t.db, victim.id, b.org.id, 'customer');
+    const victimInB = await signIn(victim, b.org.id);
+    expect(leaks((await feed(victimInB, 1000)).documents)).toEqual([]);
+    const staffUser = await insertTestUser(t.db);
+    await addMembership(t.db, staffUser.id, a.org.id, 'staff', ['manage-point-of-sale']);
+    await addMembership(t.db, staffUser.id, a.org.id, 'customer');
+    const staffAsCustomer = await signIn(staffUser, a.org.id);
+    expect(leaks((await feed(staffAsCustomer, 1000)).documents)).toEqual([]);
+    // A kiosk (its credential, or only its header), signed out.
+    const kiosk = await startTestKiosk(t.app, t.db, a.org.id);
+    const asDevice = asKiosk(kiosk.jar) as Record<string, string>;
+    expect((await pullWith(asDevice)).statusCode).toBe(403);
+    expect((await pullWith({ [KIOSK_REQUEST_HEADER]: '1' })).statusCode).toBe(401);
+    // The kiosk header on the payer's own session: the kiosk's scope, never the session's.
+    const mixed = await pullWith({ ...headersOf(victim), [KIOSK_REQUEST_HEADER]: '1' });
+    expect(mixed.statusCode).toBeGreaterThanOrEqual(400);
+    expect((await pullWith({})).statusCode).toBe(401);
+
+    // The payer does see them, on any page size.
+    for (const size of [1, 1000]) {
+      const own = (await feed(victim, size)).documents;
+      expect(own.filter((d) => ids.includes(d.id))).toMatchObject([
+        { amountMinor: 4_321, _deleted: false },
+        { amountMinor: 1_234, _deleted: false },
+      ]);
+      expect(own.every((d) => d.payerUserId === victim.id)).toBe(true);
+    }
+  });
+
+  it('shows a guardian their children’s own payments, and a child none of the guardian’s', async () => {
+    const guardian = await customer();
+    // A child who paid in their own account before their guardian was linked.
+    const childUser = await insertTestUser(t.db);
+    await addMembership(t.db, childUser.id, a.org.id, 'customer');
+    const child = await signIn(childUser, a.org.id);
+    const childPaid = await paidPlace(child, { priceMinor: 700 });
+    await linkChild(t.db, guardian.id, child.id, a.org.id);
+    // The guardian pays for the child's next place: theirs, as the payer.
+    const guardianPaid = await paidPlace(
+      await signIn({ id: guardian.id, email: guardian.email }, a.org.id),
+      {
+        customerUserId: child.id,
+        priceMinor: 900,
+      },
+    );
+    // Someone whose link to the child was never confirmed.
+    const stranger = await customer();
+    await linkChild(t.db, stranger.id, child.id, a.org.id, { confirmed: false });
+    const guardianNow = await signIn({ id: guardian.id, email: guardian.email }, a.org.id);
+    const strangerNow = await signIn({ id: stranger.id, email: stranger.email }, a.org.id);
+    const childNow = await signIn(childUser, a.org.id);
+
+    const seen = async (who: Person) =>
+      (await feed(who, 1)).documents
+        .filter((d) => !d._deleted)
+        .map((d) => d.id)
+        .sort();
+    expect(await seen(guardianNow)).toEqual([childPaid.paymentId, guardianPaid.paymentId].sort());
+    expect(await seen(childNow)).toEqual([childPaid.paymentId]);
+    expect(await seen(strangerNow)).toEqual([]);
+    expect(await seen(a.parent)).toEqual([]);
+  });
+
+  it('refuses every push to the collection and changes nothing', async () => {
+    const me = await customer();
+    const place = await paidPlace(me, { priceMinor: 1_500 });
+    const declinedOcc = await insertOccurrence(t.db, a.org.id, { priceMinor: 800 });
+    const declinedBody = order(randomUUID(), me.id, declinedOcc.occurrence.id);
+    expect((await pay(me, { ...declinedBody, card: declining })).json()).toMatchObject({
+      paid: false,
+    });
+    const other = await customer();
+    const theirs = await paidPlace(other, { priceMinor: 2_000 });
+    await drainJobs(t.app);
+    const { documents } = await feed(me, 1000);
+    const receipt = documents.find((d) => d.id === place.paymentId)!;
+    const tomb = documents.find((d) => d.id === declinedBody.checkoutId);
+    expect(receipt).toMatchObject({ status: 'paid' });
+    const before = await rowsOfOrg(a.org.id);
+    const now = new Date().toISOString();
+    const newId = randomUUID();
+    const seller = await staffWith(['manage-point-of-sale']);
+    const kiosk = await startTestKiosk(t.app, t.db, a.org.id);
+    const attempts: Array<[string, Record<string, string>, unknown]> = [
+      [
+        'the payer marks theirs refunded',
+        headersOf(me),
+        [
+          {
+            assumedMasterState: receipt,
+            newDocumentState: { ...receipt, status: 'refunded', updatedAt: now },
+          },
+        ],
+      ],
+      [
+        'the payer makes it cost less',
+        headersOf(me),
+        [
+          {
+            assumedMasterState: receipt,
+            newDocumentState: { ...receipt, amountMinor: 1, updatedAt: now },
+          },
+        ],
+      ],
+      [
+        'the payer writes a payment that never was',
+        headersOf(me),
+        [
+          {
+            assumedMasterState: null,
+            newDocumentState: { ...receipt, id: newId, bookingId: randomUUID(), updatedAt: now },
+          },
+        ],
+      ],
+      [
+        'the payer revives a declined attempt as paid',
+        headersOf(me),
+        [
+          {
+            assumedMasterState: tomb ?? null,
+            newDocumentState: {
+              ...(tomb ?? receipt),
+              id: declinedBody.checkoutId,
+              status: 'paid',
+              updatedAt: now,
+              _deleted: false,
+            },
+          },
+        ],
+      ],
+      [
+        'the payer deletes theirs',
+        headersOf(me),
+        [
+          {
+            assumedMasterState: receipt,
+            newDocumentState: { ...receipt, _deleted: true, updatedAt: now },
+          },
+        ],
+      ],
+      [
+        'another customer flips it',
+        headersOf(other),
+        [
+          {
+            assumedMasterState: null,
+            newDocumentState: { ...receipt, status: 'refund-due', updatedAt: now },
+          },
+        ],
+      ],
+      [
+        'a seller marks it refunded',
+        headersOf(seller),
+        [
+          {
+            assumedMasterState: receipt,
+            newDocumentState: { ...receipt, status: 'refunded', updatedAt: now },
+          },
+        ],
+      ],
+      [
+        'the manager writes one in another person’s name',
+        headersOf(a.manager),
+        [
+          {
+            assumedMasterState: null,
+            newDocumentState: {
+              ...receipt,
+              id: randomUUID(),
+              payerUserId: other.id,
+              updatedAt: now,
+            },
+          },
+        ],
+      ],
+      [
+        'B’s manager writes one into A',
+        headersOf(b.manager),
+        [
+          {
+            assumedMasterState: null,
+            newDocumentState: { ...receipt, id: randomUUID(), updatedAt: now },
+          },
+        ],
+      ],
+      [
+        'a kiosk',
+        asKiosk(kiosk.jar) as Record<string, string>,
+        [
+          {
+            assumedMasterState: receipt,
+            newDocumentState: { ...receipt, status: 'refunded', updatedAt: now },
+          },
+        ],
+      ],
+      [
+        'signed out',
+        {},
+        [
+          {
+            assumedMasterState: receipt,
+            newDocumentState: { ...receipt, status: 'refunded', updatedAt: now },
+          },
+        ],
+      ],
+    ];
+    for (const [what, headers, rows] of attempts) {
+      const res = await pushTo('booking-payments', headers, rows);
+      expect(res.statusCode, `${what}: ${res.body}`).toBeGreaterThanOrEqual(400);
+      expect(res.statusCode, `${what}: ${res.body}`).toBeLessThan(500);
+    }
+    // An empty push changes nothing either.
+    expect((await pushTo('booking-payments', headersOf(me), [])).statusCode).toBeLessThan(500);
+    await drainJobs(t.app);
+    expect(await rowsOfOrg(a.org.id)).toEqual(before);
+    expect(await t.db.select().from(bookingPayments).where(eq(bookingPayments.id, newId))).toEqual(
+      [],
+    );
+    expect(
+      (
+        await t.db.select().from(bookingPayments).where(eq(bookingPayments.id, theirs.paymentId))
+      )[0],
+    ).toMatchObject({ status: 'paid', amountMinor: 2_000 });
+  });
+
+  it('keeps never-charged attempts as tombstones and out of everyone else’s reach', async () => {
+    const me = await customer();
+    const { occurrence } = await insertOccurrence(t.db, a.org.id, { priceMinor: 2_222 });
+    const declined = order(randomUUID(), me.id, occurrence.id);
+    expect((await pay(me, { ...declined, card: declining })).json()).toMatchObject({ paid: false });
+    // An attempt still being charged (its answer not back yet).
+    const [card] = await t.db.select().from(paymentMethods).where(eq(paymentMethods.userId, me.id));
+    const charging: string = randomUUID();
+    await t.db.insert(bookingPayments).values({
+      id: charging,
+      orgId: a.org.id,
+      bookingId: randomUUID(),
+      payerUserId: me.id,
+      customerUserId: me.id,
+      occurrenceId: occurrence.id,
+      description: 'Spin',
+      amountMinor: 3_333,
+      currency: 'USD',
+      paymentMethodId: card!.id,
+      status: 'charging',
+      chargingSince: new Date(),
+      createdByUserId: me.id,
+    });
+    for (const size of [1, 1000]) {
+      const mine = (await feed(me, size)).documents.filter((d) =>
+        [declined.checkoutId as string, charging].includes(d.id),
+      );
+      expect(mine.map((d) => d._deleted)).toEqual(mine.map(() => true));
+    }
+    for (const who of [a.other, a.parent, await customer(b)])
+      expect(
+        (await feed(who, 1000)).documents.filter((d) =>
+          [declined.checkoutId as string, charging].includes(d.id),
+        ),
+      ).toEqual([]);
+    // Paid on the second try: the receipt comes back to life, at the price of now.
+    expect((await pay(me, { ...declined, card: visa })).json()).toMatchObject({ paid: true });
+    expect(
+      (await feed(me, 1000)).documents.find((d) => d.id === declined.checkoutId),
+    ).toMatchObject({
+      _deleted: false,
+      status: 'paid',
+      amountMinor: 2_222,
+    });
+    await t.db.delete(bookingPayments).where(eq(bookingPayments.id, charging));
+  });
+
+  describe('every change of status reaches the payer’s devices', () => {
+    let stream: Awaited<ReturnType<typeof openSse>>;
+    let me: Person;
+    let checkpoint: Page['checkpoint'] = null;
+
+    beforeAll(async () => {
+      me = await customer();
+      stream = await openSse(`${base}/api/sync/stream`, headersOf(me));
+      await stream.next((e) => e.event === 'resync');
+      checkpoint = (await feed(me, 1000)).checkpoint;
+    });
+    afterAll(() => stream?.close());
+
+    const rank: Record<string, number> = {
+      paid: 0,
+      used: 1,
+      'refund-due': 2,
+      refunded: 3,
+      'refund-refused': 3,
+    };
+    /** The status each payment had at the device's last pull. */
+    const known = new Map<string, string>();
+    /**
+     * After `step`: a change is told on the stream, and the pull from the device's checkpoint
+     * after it shows `status` — or one further along, when a job already took it there (the
+     * refund job may run as soon as it is queued).
+     */
+    async function expectAnnounced(step: () => Promise<unknown>, id: string, status: string) {
+      const from = stream.events.length;
+      await step();
+      const before = known.get(id);
+      if (before && rank[before]! >= rank[status]!) return;
+      await stream.next(changeOf('booking-payments'), 5_000, from);
+      const page = await feed(me, 1000, checkpoint);
+      checkpoint = page.checkpoint;
+      const doc = page.documents.filter((d) => d.id === id).at(-1);
+      expect(doc, `${status}: in the pull after its event`).toBeDefined();
+      known.set(id, doc!.status);
+      expect(rank[doc!.status], `${status}, pulled ${doc!.status}`).toBeGreaterThanOrEqual(
+        rank[status]!,
+      );
+    }
+    const request = (doc: object) =>
+      pushTo('bookings', headersOf(me), [{ assumedMasterState: null, newDocumentState: doc }]);
+    const bookingAsPulled = async (id: string) => {
+      await waitForVisibility(t.db);
+      const res = await t.app.inject({
+        url: '/api/sync/bookings/pull?batchSize=1000',
+        headers: headersOf(me),
+      });
+      return (res.json().documents as Doc[]).find((d) => d.id === id)!;
+    };
+    const noJobs = { enqueue: async () => 'not queued' };
+
+    it('paid → used → refund-due → refunded, when the customer cancels in time', async () => {
+      const { occurrence } = await insertOccurrence(t.db, a.org.id, { priceMinor: 1_700 });
+      const doc = fresh(a.org.id, me.id, { occurrenceId: occurrence.id });
+      const body = order(doc.id, me.id, occurrence.id);
+      await expectAnnounced(() => pay(me, { ...body, card: visa }), body.checkoutId, 'paid');
+      await expectAnnounced(() => request(doc), body.checkoutId, 'used');
+      const master = await bookingAsPulled(doc.id);
+      await expectAnnounced(
+        () =>
+          pushTo('bookings', headersOf(me), [
+            {
+              assumedMasterState: master,
+              newDocumentState: {
+                ...master,
+                status: 'cancelled',
+                updatedAt: new Date().toISOString(),
+              },
+            },
+          ]),
+        body.checkoutId,
+        'refund-due',
+      );
+      await expectAnnounced(() => drainJobs(t.app), body.checkoutId, 'refunded');
+      const [last] = (await feed(me, 1000)).documents.filter((d) => d.id === body.checkoutId);
+      expect(last).toMatchObject({
+        status: 'refunded',
+        refundedAt: expect.any(String),
+        _deleted: false,
+      });
+    });
+
+    it('refund-due when staff cancel the class, and when the sweep finds a payment unused', async () => {
+      const cancelledClass = await insertOccurrence(t.db, a.org.id, { priceMinor: 1_100 });
+      const doc = fresh(a.org.id, me.id, { occurrenceId: cancelledClass.occurrence.id });
+      const body = order(doc.id, me.id, cancelledClass.occurrence.id);
+      await pay(me, { ...body, card: visa });
+      await request(doc);
+      await expectAnnounced(
+        () =>
+          t.app.inject({
+            method: 'PATCH',
+            url: `/api/schedule/occurrences/${cancelledClass.occurrence.id}`,
+            headers: a.manager.jar.headers(),
+            payload: { cancelled: true },
+          }),
+        body.checkoutId,
+        'refund-due',
+      );
+      await expectAnnounced(() => drainJobs(t.app), body.checkoutId, 'refunded');
+
+      // Paid, never booked: a day later the sweep owes it back, then the job refunds it.
+      const unused = await paidPlace(me, { priceMinor: 1_900 });
+      await expectAnnounced(
+        () =>
+          queueBookingRefunds(t.db, noJobs, {
+            processor: t.app.paymentProcessor,
+            now: new Date(Date.now() + 2 * DAY),
+          }),
+        unused.paymentId,
+        'refund-due',
+      );
+      await expectAnnounced(
+        () =>
+          refundBookingPayment({ db: t.db, processor: t.app.paymentProcessor }, unused.paymentId),
+        unused.paymentId,
+        'refunded',
+      );
+    });
+
+    it('refund-refused, and an unanswered attempt the sweep finds charged and owes back', async () => {
+      const refused = await paidPlace(me, { priceMinor: 1_300 });
+      await t.db
+        .update(bookingPayments)
+        .set({ status: 'refund-due', processorChargeId: null })
+        .where(eq(bookingPayments.id, refused.paymentId));
+      await expectAnnounced(
+        () =>
+          refundBookingPayment({ db: t.db, processor: t.app.paymentProcessor }, refused.paymentId),
+        refused.paymentId,
+        'refund-refused',
+      );
+
+      const [card] = await t.db
+        .select()
+        .from(paymentMethods)
+        .where(eq(paymentMethods.userId, me.id));
+      const id = randomUUID();
+      await t.db.insert(bookingPayments).values({
+        id,
+        orgId: a.org.id,
+        bookingId: randomUUID(),
+        payerUserId: me.id,
+        customerUserId: me.id,
+        occurrenceId: refused.occurrence.id,
+        description: 'Spin',
+        amountMinor: 2_500,
+        currency: 'USD',
+        paymentMethodId: card!.id,
+        status: 'charging',
+        chargingSince: new Date(Date.now() - 2 * DAY),
+        createdByUserId: me.id,
+      });
+      await t.app.paymentProcessor.charge({
+        orgId: a.org.id,
+        userId: me.id,
+        idempotencyKey: `booking-payment:${id}:1`,
+        processorPaymentMethodId: card!.processorPaymentMethodId,
+        amountMinor: 2_500,
+        currency: 'USD',
+        description: 'Spin',
+      });
+      await expectAnnounced(
+        () => queueBookingRefunds(t.db, noJobs, { processor: t.app.paymentProcessor }),
+        id,
+        'refund-due',
+      );
+    });
+  });
+
+  it('tells nobody else about a payment on the stream, and gives away no id or amount', async () => {
+    const payer = await customer();
+    const kiosk = await startTestKiosk(t.app, t.db, a.org.id);
+    const watchers = {
+      other: headersOf(a.other),
+      parent: headersOf(a.parent),
+      seller: headersOf(await staffWith(['manage-point-of-sale'])),
+      manager: headersOf(a.manager),
+      staffNoSale: headersOf(await staffWith(['manage-schedule', 'view-customers'])),
+      otherOrg: headersOf(b.manager),
+      kiosk: asKiosk(kiosk.jar) as Record<string, string>,
+    };
+    const open = async (headers: Record<string, string>) => {
+      const s = await openSse(`${base}/api/sync/stream`, headers);
+      await s.next((e) => e.event === 'resync');
+      return s;
+    };
+    const streams = Object.fromEntries(
+      await Promise.all(
+        Object.entries(watchers).map(async ([k, h]) => [k, await open(h)] as const),
+      ),
+    );
+    const own = await open(headersOf(payer));
+    try {
+      const place = await paidPlace(payer, { priceMinor: 6_789 });
+      await own.next(changeOf('booking-payments'));
+      const seen = own.events.length;
+      // The sweep owes it back: a second change, to the payer only.
+      await queueBookingRefunds(
+        t.db,
+        { enqueue: async () => 'not queued' },
+        { processor: t.app.paymentProcessor, now: new Date(Date.now() + 2 * DAY) },
+      );
+      await own.next(changeOf('booking-payments'), 5_000, seen);
+      await new Promise((r) => setTimeout(r, 300));
+      for (const [who, s] of [...Object.entries(streams), ['payer', own] as const]) {
+        if (who !== 'payer') expect(s.events.filter(changeOf('booking-payments')), who).toEqual([]);
+        const text = JSON.stringify(s.events);
+        expect(text, who).not.toContain(place.paymentId);
+        expect(text, who).not.toContain('6789');
+      }
+    } finally {
+      for (const s of [...Object.values(streams), own]) s.close();
+    }
+  });
+
+  it('never lets an odd receipt stop the payer’s feed', async () => {
+    const me = await customer();
+    const titles = [
+      '<img src=x onerror=alert(1)>',
+      '\u202Egnp.exe',
+      'line\nbreak\r\nand\ttab',
+      '"}],"checkpoint":null,"documents":[{"id":"x"}]}',
+      '😀'.repeat(120),
+      'Z\u0351\u0352\u0353'.repeat(30),
+      '\\u0000 %s %n ${x} {{x}}',
+      // Longer than any title the schedule accepts (a row written before the limit, or by SQL).
+      'Spin '.repeat(200),
+    ];
+    const paidIds: string[] = [];
+    for (const title of titles)
+      paidIds.push((await paidPlace(me, { title, priceMinor: 500 })).paymentId);
+    // A payment whose stored time is no instant (written by SQL).
+    const odd = await paidPlace(me, { priceMinor: 600 });
+    await t.db.execute(
+      sql`update booking_payments set paid_at = 'infinity' where id = ${odd.paymentId}`,
+    );
+    const last = await paidPlace(me, { priceMinor: 700, title: 'Yoga' });
+    for (const size of [1, 2, 5, 1000]) {
+      const { documents } = await feed(me, size);
+      expect(
+        documents.map((d) => d.id),
+        `batch ${size}`,
+      ).toContain(last.paymentId);
+      for (const d of documents)
+        expect(bookingPaymentDocSchema.extend({ _deleted: z.boolean() }).safeParse(d).success).toBe(
+          true,
+        );
+      const received = documents.filter((d) => !d._deleted).map((d) => d.id);
+      // Every receipt a title the schedule accepts makes arrives.
+      for (const [i, id] of paidIds.slice(0, -1).entries())
+        expect(received, `title ${JSON.stringify(titles[i])}`).toContain(id);
+    }
   });
 });
