@@ -123,8 +123,9 @@ export function bookingPaymentToDoc(row: BookingPaymentRow): WireDoc<BookingPaym
     payerUserId: row.payerUserId,
     customerUserId: row.customerUserId,
     bookingId: row.bookingId,
-    description: row.description,
-    amountMinor: row.amountMinor,
+    // Nothing of an attempt never charged leaves the server but that it is gone.
+    description: charged ? row.description : '',
+    amountMinor: charged ? row.amountMinor : 0,
     currency: row.currency,
     status: charged ? (row.status as BookingPaymentDoc['status']) : 'paid',
     paidAt: row.paidAt?.toISOString() ?? null,
