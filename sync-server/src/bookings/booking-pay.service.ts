@@ -9,6 +9,7 @@ import { orgFormat } from '@platform/schema/organizations/org-format';
 import { dayKeyOf, orgTimeZone } from '@platform/schema/time-tracking/org-calendar';
 import type { PaymentProcessor } from '../adapters/payments/port.ts';
 import type { Db } from '../db/open-database.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import { chargeBookingPayment } from '../payments/booking-payments.service.ts';
 import { holdingsOf } from '../payments/credits.service.ts';
 import { newCardOf } from '../payments/new-card.ts';
@@ -43,7 +44,7 @@ export async function requireBookingPayer(
  * the booking request when it is paid, and the decision uses the payment.
  */
 export async function payForBooking(
-  deps: { db: Db; processor: PaymentProcessor },
+  deps: { db: Db; processor: PaymentProcessor; jobs?: Pick<JobQueue, 'enqueue'> | null },
   payer: Buyer,
   body: BookingPayBody,
   now = new Date(),

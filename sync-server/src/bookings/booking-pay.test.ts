@@ -11,10 +11,11 @@ import {
 } from '@platform/schema/db';
 import { bookingPayMessages } from '@platform/schema/bookings/booking-pay.zod';
 import { bookingMessages } from '@platform/schema/bookings/booking.rules';
+import { bookingPaymentTexts } from '../payments/booking-payment-notice.service.ts';
 import { queueBookingRefunds } from '../payments/booking-payments.service.ts';
 import { sandboxMessages } from '../adapters/payments/sandbox-cards.ts';
 import { addMembership, insertTestUser, logInAs } from '../testing/auth-fixtures.ts';
-import { drainJobs } from '../testing/job-fixtures.ts';
+import { drainJobs, settledEmailsTo } from '../testing/job-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
 import { booking, seedSyncOrg, waitForVisibility, type Person } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
@@ -410,5 +411,37 @@ describe.each(testDatabaseKinds)('paying for a place at booking on %s', (kind) =
       ],
     });
     expect(write.statusCode).toBeGreaterThanOrEqual(400);
+  });
+
+  it('emails the payer a receipt when paid and word of the refund when the money goes back', async () => {
+    const { occurrence } = await insertOccurrence(t.db, a.org.id, {
+      priceMinor: 1_750,
+      title: 'Hot yoga',
+    });
+    const me = await customer();
+    const doc = booking(a.org.id, me.id, { occurrenceId: occurrence.id });
+    await pay(me, { ...order(doc.id, me.id, occurrence.id), card: visa });
+    await request(me, doc);
+    const master = await pulled(me, doc.id);
+    await push(me, [
+      {
+        assumedMasterState: master,
+        newDocumentState: { ...master, status: 'cancelled', updatedAt: new Date().toISOString() },
+      },
+    ]);
+    await drainJobs(t.app);
+    const emails = await settledEmailsTo(t.db, me.email);
+    const org = a.org.label;
+    expect(emails.map((e) => e.subject).sort()).toEqual(
+      [bookingPaymentTexts.paidSubject(org), bookingPaymentTexts.refundedSubject(org)].sort(),
+    );
+    const refund = emails.find((e) => e.subject === bookingPaymentTexts.refundedSubject(org));
+    expect(refund?.textBody).toContain('$17.50');
+    expect(refund?.textBody).toContain('Hot yoga');
+    // A declined card sends nothing.
+    const other = await customer();
+    await pay(other, { ...order(randomUUID(), other.id, occurrence.id), card: declining });
+    await drainJobs(t.app);
+    expect(await settledEmailsTo(t.db, other.email)).toEqual([]);
   });
 });

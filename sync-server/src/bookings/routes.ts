@@ -53,7 +53,11 @@ export async function bookingRoutes(app: FastifyInstance) {
           ? cardLimits(payer.actorUserId, request.ip)
           : [{ rule: chargeLimits.runCharge, subject: payer.actorUserId }],
       );
-      return payForBooking({ db: app.db, processor: app.paymentProcessor }, payer, request.body);
+      return payForBooking(
+        { db: app.db, processor: app.paymentProcessor, jobs: app.jobs },
+        payer,
+        request.body,
+      );
     },
   );
 }

@@ -107,6 +107,17 @@ export const jobDefinitions = {
     retryDelaySeconds: 60,
     expireInSeconds: 120,
   },
+  /** The payer's receipt for a place paid at booking, or word that its money went back. */
+  'booking-payment-notice': {
+    payload: z.object({
+      orgId: z.uuid(),
+      paymentId: z.uuid(),
+      kind: z.enum(['paid', 'refunded']),
+    }),
+    retryLimit: 3,
+    retryDelaySeconds: 30,
+    expireInSeconds: 60,
+  },
   /** Hourly: payments at booking unused for a day owed back, and each one owed asked again. */
   'booking-refunds-due': {
     payload: z.object({}),

@@ -5,6 +5,7 @@ import { requestPasswordReset } from '../auth/password-reset.service.ts';
 import { queueBookingReminders, sendBookingNotices } from '../bookings/booking-notice.service.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
 import { queueBookingRefunds, refundBookingPayment } from '../payments/booking-payments.service.ts';
+import { sendBookingPaymentNotice } from '../payments/booking-payment-notice.service.ts';
 import { sendReceipt } from '../payments/receipt.service.ts';
 import { sendRenewalFailedNotice } from '../payments/renewal-notice.service.ts';
 import { renewSubscription } from '../payments/renewal.service.ts';
@@ -57,12 +58,19 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   });
   jobs.handle('booking-refund', async (payload) => {
     const outcome = await refundBookingPayment(
-      { db, processor: app.paymentProcessor },
+      { db, processor: app.paymentProcessor, jobs },
       payload.paymentId,
     );
     if (outcome === 'refused')
       app.log.warn({ paymentId: payload.paymentId }, 'a booking payment could not be refunded');
   });
+  jobs.handle('booking-payment-notice', (payload) =>
+    sendBookingPaymentNotice(
+      db,
+      { mailer: app.mailer, notifier: app.notifier, publicUrl: app.config.publicUrl },
+      payload,
+    ),
+  );
   jobs.handle('booking-refunds-due', async () => {
     if (app.paymentProcessor.kind === 'none') return;
     const queued = await queueBookingRefunds(db, jobs, { processor: app.paymentProcessor });

@@ -29,6 +29,12 @@ export async function lockBookingPayment(tx: Tx, orgId: string, id: string) {
   return row ?? null;
 }
 
+/** A payment by its id alone (the notice job's payload names it). */
+export async function findBookingPaymentById(db: Reader, id: string) {
+  const [row] = await db.select().from(bookingPayments).where(eq(bookingPayments.id, id));
+  return row ?? null;
+}
+
 /** A payment by its id alone: for the refund job, whose payload names it. */
 export async function lockBookingPaymentById(tx: Tx, id: string) {
   const [row] = await tx

@@ -61,8 +61,10 @@ const STALE_CHARGING_MS = 60 * 60_000;
 
 export type CardChoice = { paymentMethodId: string | null; newCard: CardToSave | null };
 
+type Notices = { jobs?: Pick<JobQueue, 'enqueue'> | null };
+
 export async function chargeBookingPayment(
-  deps: { db: Db; processor: PaymentProcessor },
+  deps: { db: Db; processor: PaymentProcessor } & Notices,
   payer: Buyer,
   order: BookingOrder,
   card: CardChoice,
@@ -174,7 +176,7 @@ export async function chargeBookingPayment(
   if (claim.kind === 'paid') return paidAnswer(claim.row);
   if (claim.kind === 'in-progress') throw new RuleBroken(bookingPayMessages.inProgress);
   if (!claim.row) throw new NotFound('There is no such payment.');
-  return settleAttempt({ db, processor }, claim.row, now);
+  return settleAttempt({ db, processor, jobs: deps.jobs ?? null }, claim.row, now);
 }
 
 /**
@@ -183,7 +185,7 @@ export async function chargeBookingPayment(
  * lease (a retry, or the sweep), it is the same question under the same key.
  */
 async function settleAttempt(
-  deps: { db: Db; processor: LivePaymentProcessor },
+  deps: { db: Db; processor: LivePaymentProcessor } & Notices,
   row: repo.BookingPaymentRow,
   now: Date,
 ): Promise<BookingPayResponse> {
@@ -204,15 +206,21 @@ async function settleAttempt(
   });
 
   if (outcome.status === 'succeeded') {
-    await db.transaction((tx) =>
-      changePayment(tx, row, {
+    await db.transaction(async (tx) => {
+      await changePayment(tx, row, {
         status: 'paid',
         paidAt: now,
         chargingSince: null,
         processorChargeId: outcome.chargeId,
         failureMessage: null,
-      }),
-    );
+      });
+      // The receipt, queued only if the payment is kept.
+      await deps.jobs?.enqueue(
+        'booking-payment-notice',
+        { orgId: row.orgId, paymentId: row.id, kind: 'paid' },
+        { tx },
+      );
+    });
     return { paid: true, amountMinor: row.amountMinor, currency: row.currency };
   }
   await repo.updateBookingPayment(db, row.id, {
@@ -310,7 +318,7 @@ export async function owePaymentsBack(
  * processor will not make is recorded with its reason for staff to settle.
  */
 export async function refundBookingPayment(
-  deps: { db: Db; processor: PaymentProcessor },
+  deps: { db: Db; processor: PaymentProcessor } & Notices,
   paymentId: string,
   now = new Date(),
 ): Promise<'refunded' | 'refused' | 'nothing'> {
@@ -335,13 +343,18 @@ export async function refundBookingPayment(
     idempotencyKey: `booking-refund:${row.id}`,
   });
   if (outcome.status === 'refunded') {
-    await deps.db.transaction((tx) =>
-      changePayment(tx, row, {
+    await deps.db.transaction(async (tx) => {
+      await changePayment(tx, row, {
         status: 'refunded',
         processorRefundId: outcome.refundId,
         refundedAt: now,
-      }),
-    );
+      });
+      await deps.jobs?.enqueue(
+        'booking-payment-notice',
+        { orgId: row.orgId, paymentId: row.id, kind: 'refunded' },
+        { tx },
+      );
+    });
     return 'refunded';
   }
   await deps.db.transaction((tx) =>
@@ -368,6 +381,7 @@ export async function queueBookingRefunds(
       repo.claimStaleCharging(tx, new Date(now.getTime() - STALE_CHARGING_MS), now, limit),
     );
     for (const row of stale) {
+      // No receipt: the payer never heard this was paid, and it goes straight back.
       const answer = await settleAttempt(
         { db, processor: requirePaymentProcessing(processor) },
         row,
