@@ -78,6 +78,9 @@ describe('accessibility (axe-core)', () => {
         await page.goto(`${url}/dashboard/crm`);
         await page.getByRole('table', { name: 'Customers' }).getByRole('link').first().click();
         await page.waitForURL((u) => u.pathname.startsWith('/dashboard/crm/customers/'));
+        // The profile itself, not its loading state: the customer's details are drawn.
+        await page.getByRole('heading', { level: 1, name: /\S/ }).first().waitFor();
+        await page.getByText('Loading customer…').waitFor({ state: 'hidden' });
         await check(page, 'owner customer profile', found);
         await page.goto(`${url}/dashboard/crm`);
         await page.getByRole('button', { name: 'Add customer' }).click();
