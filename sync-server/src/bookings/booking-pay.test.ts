@@ -14,7 +14,7 @@ import { bookingMessages } from '@platform/schema/bookings/booking.rules';
 import { bookingPaymentTexts } from '../payments/booking-payment-notice.service.ts';
 import { queueBookingRefunds } from '../payments/booking-payments.service.ts';
 import { sandboxMessages } from '../adapters/payments/sandbox-cards.ts';
-import { addMembership, insertTestUser, logInAs } from '../testing/auth-fixtures.ts';
+import { addMembership, insertTestUser, linkChild, logInAs } from '../testing/auth-fixtures.ts';
 import { drainJobs, settledEmailsTo } from '../testing/job-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
 import { booking, seedSyncOrg, waitForVisibility, type Person } from '../testing/sync-fixtures.ts';
@@ -260,6 +260,16 @@ describe.each(testDatabaseKinds)('paying for a place at booking on %s', (kind) =
     });
     expect(stranger.statusCode).toBe(403);
     expect(stranger.json().message).toBe(bookingPayMessages.notFamily);
+    // A child whose link its side never confirmed: not one the parent may pay for.
+    const kid = await insertTestUser(t.db, { email: null, withPassword: false });
+    await addMembership(t.db, kid.id, a.org.id, 'customer');
+    await linkChild(t.db, a.parent.id, kid.id, a.org.id, { confirmed: false });
+    const unconfirmed = await pay(a.parent, {
+      ...order(randomUUID(), kid.id, occurrence.id),
+      card: visa,
+    });
+    expect(unconfirmed.statusCode).toBe(403);
+    expect(unconfirmed.json().message).toBe(bookingPayMessages.notFamily);
 
     const elsewhere = await insertOccurrence(t.db, b.org.id, { priceMinor: 500 });
     const foreign = await pay(me, {
