@@ -31,8 +31,15 @@ import { chargeMessages } from '../payments/charge.service.ts';
 import { addMembership, insertTestUser, linkChild, logInAs } from '../testing/auth-fixtures.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
-import { booking, seedSyncOrg, waitForVisibility, type Person } from '../testing/sync-fixtures.ts';
+import {
+  booking,
+  seedSyncOrg,
+  signedInCustomer,
+  waitForVisibility,
+  type Person,
+} from '../testing/sync-fixtures.ts';
 import { changeOf, openSse } from '../testing/sse-client.ts';
+import { payCards, payOrder } from '../testing/booking-pay-fixtures.ts';
 import { createTestApp, listenOnLoopback } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
@@ -43,8 +50,7 @@ import { testDatabaseKinds } from '../testing/test-database.ts';
  * `Was BROKEN` document a hole this review found, fixed in the same change (they failed before).
  */
 
-const visa = { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' };
-const declining = { ...visa, number: '4000000000000002' };
+const { visa, declining } = payCards;
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 const ZONE = 'Europe/Berlin';
@@ -85,15 +91,7 @@ describe.each(testDatabaseKinds)('attacks on pay at booking (%s)', (kind) => {
   // Each call from an address of its own: the per-address card limit (40 an hour) must not
   // couple the attacks.
   const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
-  const customer = async (org: Org = a): Promise<Person> => {
-    const user = await insertTestUser(t.db);
-    await addMembership(t.db, user.id, org.org.id, 'customer');
-    const { jar } = await logInAs(t.app, user.email ?? '', {
-      profileType: 'use-customer',
-      profileOrgId: org.org.id,
-    });
-    return { id: user.id, email: user.email ?? '', jar };
-  };
+  const customer = (org: Org = a) => signedInCustomer(t.app, t.db, org.org.id);
   const pay = (who: Person | null, body: Record<string, unknown>, orgId = a.org.id) =>
     t.app.inject({
       method: 'POST',
@@ -110,12 +108,7 @@ describe.each(testDatabaseKinds)('attacks on pay at booking (%s)', (kind) => {
       remoteAddress: address(),
       payload: { orgId },
     });
-  const order = (bookingId: string, customerUserId: string, occurrenceId: string) => ({
-    checkoutId: randomUUID(),
-    bookingId,
-    customerUserId,
-    occurrenceId,
-  });
+  const order = payOrder;
   const push = (who: Person, rows: unknown) =>
     t.app.inject({
       method: 'POST',
@@ -948,22 +941,13 @@ describe.each(testDatabaseKinds)('attacks on the booking-payments collection (%s
     const { jar } = await logInAs(t.app, user.email ?? '', { profileType, profileOrgId: orgId });
     return { id: user.id, email: user.email ?? '', jar };
   };
-  const customer = async (org: Org = a): Promise<Person> => {
-    const user = await insertTestUser(t.db);
-    await addMembership(t.db, user.id, org.org.id, 'customer');
-    return signIn(user, org.org.id);
-  };
+  const customer = (org: Org = a) => signedInCustomer(t.app, t.db, org.org.id);
   const staffWith = async (claims: string[], org: Org = a): Promise<Person> => {
     const user = await insertTestUser(t.db);
     await addMembership(t.db, user.id, org.org.id, 'staff', claims);
     return signIn(user, org.org.id, 'use-org');
   };
-  const order = (bookingId: string, customerUserId: string, occurrenceId: string) => ({
-    checkoutId: randomUUID(),
-    bookingId,
-    customerUserId,
-    occurrenceId,
-  });
+  const order = payOrder;
   const pay = (who: Person, body: Record<string, unknown>, orgId = a.org.id) =>
     t.app.inject({
       method: 'POST',

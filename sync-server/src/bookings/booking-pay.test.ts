@@ -14,15 +14,21 @@ import { bookingMessages } from '@platform/schema/bookings/booking.rules';
 import { bookingPaymentTexts } from '../payments/booking-payment-notice.service.ts';
 import { queueBookingRefunds } from '../payments/booking-payments.service.ts';
 import { sandboxMessages } from '../adapters/payments/sandbox-cards.ts';
-import { addMembership, insertTestUser, linkChild, logInAs } from '../testing/auth-fixtures.ts';
+import { addMembership, insertTestUser, linkChild } from '../testing/auth-fixtures.ts';
 import { drainJobs, settledEmailsTo } from '../testing/job-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
-import { booking, seedSyncOrg, waitForVisibility, type Person } from '../testing/sync-fixtures.ts';
+import {
+  booking,
+  seedSyncOrg,
+  signedInCustomer,
+  waitForVisibility,
+  type Person,
+} from '../testing/sync-fixtures.ts';
+import { payCards, payOrder } from '../testing/booking-pay-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
-const visa = { number: '4242424242424242', expMonth: 12, expYear: 2034, cvc: '123' };
-const declining = { ...visa, number: '4000000000000002' };
+const { visa, declining } = payCards;
 
 // Issue 16 "paid at booking through the payments issue's charge flow" (decision 0070): paid by
 // card online first, then the booking request; the decision uses the payment once, and money
@@ -39,15 +45,7 @@ describe.each(testDatabaseKinds)('paying for a place at booking on %s', (kind) =
   });
   afterAll(async () => t?.close());
 
-  const customer = async (orgId = a.org.id): Promise<Person> => {
-    const user = await insertTestUser(t.db);
-    await addMembership(t.db, user.id, orgId, 'customer');
-    const { jar } = await logInAs(t.app, user.email ?? '', {
-      profileType: 'use-customer',
-      profileOrgId: orgId,
-    });
-    return { id: user.id, email: user.email ?? '', jar };
-  };
+  const customer = (orgId = a.org.id) => signedInCustomer(t.app, t.db, orgId);
   const pay = (who: Person, body: Record<string, unknown>) =>
     t.app.inject({
       method: 'POST',
@@ -55,12 +53,7 @@ describe.each(testDatabaseKinds)('paying for a place at booking on %s', (kind) =
       headers: who.jar.headers(),
       payload: { orgId: a.org.id, ...body },
     });
-  const order = (bookingId: string, customerUserId: string, occurrenceId: string) => ({
-    checkoutId: randomUUID(),
-    bookingId,
-    customerUserId,
-    occurrenceId,
-  });
+  const order = payOrder;
   const push = (who: Person, rows: unknown) =>
     t.app.inject({
       method: 'POST',
