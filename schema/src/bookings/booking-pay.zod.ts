@@ -63,7 +63,7 @@ export const bookingPayMessages = {
 } as const;
 
 /** What a payment at booking went through, as its payer's devices see it (once charged). */
-export const bookingPaymentStatuses = [
+const bookingPaymentStatuses = [
   'paid',
   'used',
   'refund-due',

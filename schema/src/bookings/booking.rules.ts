@@ -22,7 +22,7 @@ export const bookingMessages = {
   notEntitled:
     'This class needs a membership or a punch card that includes it; none of yours has one left.',
   payAtBooking:
-    'This class has a price and nothing you hold includes it: buy a membership or class pack in the Shop, or ask at the front desk.',
+    'This class has a price and nothing you hold includes it: pay for it by card when you book (online), buy a membership or class pack in the Shop, or ask at the front desk.',
   pastCutoff: 'Cancellations close {hours} before the class; ask the organization.',
   notCheckedInYet: 'Check in only people who are booked for this class.',
 } as const;

@@ -26,7 +26,7 @@ import type { Buyer } from './shop.service.ts';
  * used once, and refunded once through the job queue.
  */
 
-export type BookingOrder = {
+type BookingOrder = {
   checkoutId: string;
   bookingId: string;
   customerUserId: string;
@@ -257,7 +257,7 @@ const paidAnswer = (row: repo.BookingPaymentRow): BookingPayResponse => ({
   currency: row.currency,
 });
 
-export type PaymentForPlace = { ok: true } | { ok: false; returned: boolean };
+type PaymentForPlace = { ok: true } | { ok: false; returned: boolean };
 
 /**
  * In a booking's decision (its push's transaction): the payment made for this booking pays for

@@ -74,7 +74,7 @@ export function CardChoice({
 }
 
 export type PayWith = { paymentMethodId: string } | NewCard;
-export type CardChoiceState = ReturnType<typeof useCardChoice>;
+type CardChoiceState = ReturnType<typeof useCardChoice>;
 
 /**
  * The card choice's state: which card (`preferred` until the person picks one — a saved card
