@@ -132,4 +132,53 @@ describe('booking appointments in the customer app', () => {
     );
     expect(new Set(held.map((b) => b.appointment?.startsAt)).size).toBe(2);
   });
+
+  it('pays for a priced appointment by card in the time picker, then books it', async () => {
+    await createAppointmentTypeAsStaff(
+      server.db,
+      { orgId: server.seed.zipperOrgId, userId: server.seed.userIds.owner },
+      {
+        title: 'Sports massage',
+        description: '',
+        location: 'Room 1',
+        durationMinutes: 30,
+        bufferMinutes: 0,
+        priceMinor: 3_000,
+        staffUserIds: [server.seed.userIds.staff],
+        entitlingProductIds: [],
+        punchCardGroupIds: [],
+      },
+    );
+    const buyer = await insertTestUser(server.db, { firstName: 'Mika', lastName: 'Massage' });
+    await addMembership(server.db, buyer.id, server.seed.zipperOrgId, 'customer');
+    const page = await phone(buyer.email!, TEST_PASSWORD);
+    const massage = page
+      .getByRole('listitem')
+      .filter({ has: page.getByRole('heading', { name: 'Sports massage', exact: true }) });
+    await massage.getByText('$30.00, paid by card when you book', { exact: false }).waitFor({
+      timeout: 30_000,
+    });
+    await massage.getByRole('button', { name: 'Choose a time: Sports massage' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Book Sports massage' });
+    const pay = dialog.getByRole('button', { name: 'Pay $30.00 and book' });
+    // No time chosen yet: nothing to pay for.
+    expect(await pay.isDisabled()).toBe(true);
+    await dialog.getByRole('group', { name: 'Time' }).getByRole('button').first().click();
+    await dialog.getByLabel('Card number').fill('4242 4242 4242 4242');
+    await dialog.getByLabel('Expiry (MM/YY)').fill('12/34');
+    await dialog.getByLabel('Security code').fill('123');
+    expect(await axeViolations(page)).toEqual([]);
+    await pay.click();
+    await page
+      .getByRole('list', { name: 'Your bookings' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Sports massage' })
+      .getByText('Booked', { exact: true })
+      .waitFor({ timeout: 30_000 });
+    const [held] = await server.db
+      .select()
+      .from(bookings)
+      .where(and(eq(bookings.customerUserId, buyer.id), isNotNull(bookings.appointment)));
+    expect(held).toMatchObject({ status: 'booked', paidWith: 'card' });
+  });
 });
