@@ -15,20 +15,11 @@ import { failureText } from '../../../lib/request-failure.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { saveDocument } from '../../../sync/local-writes.ts';
 import { editOccurrence } from '../api/schedule.ts';
+import { rosterStatus } from '../roster.ts';
 
 export type PickedCustomer = { userId: string; name: string };
 /** The CRM's customer picker, composed in by app/pages (features never import each other). */
 export type RenderCustomerPicker = (onPicked: (customer: PickedCustomer) => void) => ReactNode;
-
-const rosterLabel: Record<BookingDoc['status'], string> = {
-  requested: 'Pending',
-  booked: 'Booked',
-  waitlisted: 'Waitlisted',
-  refused: 'Refused',
-  cancelled: 'Cancelled',
-  attended: 'Checked in',
-  'no-show': 'No-show',
-};
 
 /**
  * One class time: its details, changing or cancelling this time alone, the whole series, and
@@ -121,10 +112,7 @@ export function OccurrencePanel({
     <li key={booking.id} className="roster-row">
       <span className="roster-name">{booking.customerName || 'Customer'}</span>
       <span className={`roster-status roster-status-${booking.status}`}>
-        {rosterLabel[booking.status]}
-        {booking.paidWith === 'credit' && ' · credit'}
-        {booking.paidWith === 'subscription' && ' · membership'}
-        {booking.paidWith === 'desk' && ' · pay at desk'}
+        {rosterStatus(booking)}
       </span>
       <span className="button-row">
         {booking.status === 'booked' && (
