@@ -9,6 +9,7 @@ export default defineConfig({
     './schema/src/db/invite-tables.ts',
     './schema/src/db/credit-tables.ts',
     './schema/src/db/schedule-tables.ts',
+    './schema/src/db/import-tables.ts',
   ],
   out: './schema/drizzle',
 });

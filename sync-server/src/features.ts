@@ -5,6 +5,7 @@ import { brandingRoutes } from './branding/routes.ts';
 import { crmRoutes } from './crm/routes.ts';
 import { devToolsRoutes } from './dev-tools/routes.ts';
 import { familiesRoutes } from './families/routes.ts';
+import { importRoutes } from './imports/routes.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
@@ -44,4 +45,5 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(stripeWebhookRoutes);
   await app.register(scheduleRoutes);
   await app.register(bookingRoutes);
+  await app.register(importRoutes);
 }

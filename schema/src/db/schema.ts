@@ -11,6 +11,7 @@ import { paymentTables } from './payment-tables.ts';
 import { inviteTables } from './invite-tables.ts';
 import { creditTables } from './credit-tables.ts';
 import { scheduleTables } from './schedule-tables.ts';
+import { importTables } from './import-tables.ts';
 
 export * from './tables.ts';
 export * from './replicated-tables.ts';
@@ -18,6 +19,7 @@ export * from './payment-tables.ts';
 export * from './invite-tables.ts';
 export * from './credit-tables.ts';
 export * from './schedule-tables.ts';
+export * from './import-tables.ts';
 
 export const allTables = {
   ...tables,
@@ -25,6 +27,7 @@ export const allTables = {
   ...inviteTables,
   ...creditTables,
   ...scheduleTables,
+  ...importTables,
   rosterItems,
   timeEntries,
   bookings,

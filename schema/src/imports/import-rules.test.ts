@@ -43,6 +43,19 @@ describe('the five imports', () => {
     expect(result.errors[0]!.cells).toEqual(['', 'Kim', 'bo@example.com']);
   });
 
+  it('customers: an address a second time is refused with the row it is on first, whatever its case', () => {
+    expect(
+      messages(
+        'customers',
+        'Ann,Lee,ann@example.com\nBo,Kim,bo@example.com\nAnnie,Lee,ANN@Example.com\nAnn,Lee,ann@example.com',
+      ),
+    ).toEqual([
+      [3, 'Email ann@example.com is already on row 1'],
+      [4, 'Email ann@example.com is already on row 1'],
+    ]);
+    expect(check('customers', 'Ann,Lee,ann@example.com\nBo,Kim,bo@example.com').errors).toEqual([]);
+  });
+
   it('product assignments: the spec’s messages for email, product, dates and discounts', () => {
     expect(
       messages(

@@ -74,6 +74,7 @@ export const importMessages = {
   lastNameRequired: 'Last name is required',
   emailRequired: 'Email is required',
   emailInvalid: 'Email {x} is not a valid email address',
+  emailTwice: 'Email {x} is already on row {n}',
   actionNotAllowed: 'Action {x} is not allowed; use one of: {actions}',
   startNeedsRecurring: 'Product {x} is not a subscription: it cannot be started',
   startAfterToday: 'Start date must be after today',
@@ -154,11 +155,28 @@ export function checkImport<K extends ImportKind>(
   const rows: Array<{ row: number } & ImportRow[K]> = [];
   const errors: RowError[] = [];
   const data = isHeader(kind, records[0]) ? records.slice(1) : records;
+  // A customer is one row: the same address twice would be two people with one account.
+  const firstRowOf = new Map<string, number>();
   for (const record of data) {
     const result = checkRow(kind, record.cells, context);
-    if ('message' in result)
+    if ('message' in result) {
       errors.push({ row: record.row, message: result.message, cells: record.cells });
-    else rows.push({ row: record.row, ...(result.value as ImportRow[K]) });
+      continue;
+    }
+    if (kind === 'customers') {
+      const { email } = result.value as CustomerRow;
+      const first = firstRowOf.get(email);
+      if (first !== undefined) {
+        errors.push({
+          row: record.row,
+          message: say(importMessages.emailTwice, { x: email, n: first }),
+          cells: record.cells,
+        });
+        continue;
+      }
+      firstRowOf.set(email, record.row);
+    }
+    rows.push({ row: record.row, ...(result.value as ImportRow[K]) });
   }
   return { rows, errors };
 }

@@ -126,6 +126,17 @@ export const jobDefinitions = {
     expireInSeconds: 240,
     cron: '23 * * * *',
   },
+  /**
+   * A CSV import (issue 17, decision 0071): every row checked, then all written in one
+   * transaction or none. A retry after a crash finds nothing written and starts over; one
+   * finding the import done does nothing.
+   */
+  'csv-import': {
+    payload: z.object({ importId: z.uuid() }),
+    retryLimit: 2,
+    retryDelaySeconds: 30,
+    expireInSeconds: 1800,
+  },
   /** Deletes what would otherwise grow for ever (decision 0016). */
   prune: {
     payload: z.object({}),

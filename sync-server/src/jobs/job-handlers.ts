@@ -3,6 +3,7 @@ import { abandonEmail, deliverStoredEmail } from '../adapters/mailer/email-deliv
 import type { MailTransport } from '../adapters/mailer/port.ts';
 import { requestPasswordReset } from '../auth/password-reset.service.ts';
 import { queueBookingReminders, sendBookingNotices } from '../bookings/booking-notice.service.ts';
+import { runImport } from '../imports/imports.service.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
 import { queueBookingRefunds, refundBookingPayment } from '../payments/booking-payments.service.ts';
 import { sendBookingPaymentNotice } from '../payments/booking-payment-notice.service.ts';
@@ -76,6 +77,9 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
     const queued = await queueBookingRefunds(db, jobs, { processor: app.paymentProcessor });
     if (queued > 0) app.log.info({ queued }, 'booking refunds queued');
   });
+  jobs.handle('csv-import', (payload) =>
+    runImport({ database: app.database, log: app.log }, payload.importId),
+  );
   jobs.handle('prune', async () => {
     const pruned = await pruneExpiredData(db, {
       auditRetentionDays: app.config.auditRetentionDays,

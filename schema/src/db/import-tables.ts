@@ -1,0 +1,75 @@
+import {
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { organizations, users } from './tables.ts';
+
+const bytea = customType<{ data: Buffer; driverData: Buffer }>({ dataType: () => 'bytea' });
+
+/**
+ * A CSV import (issue 17, decision 0071): the file arrives in chunks, a job in the queue checks
+ * every row with the rules the preview ran and writes all of it in one transaction — or nothing.
+ * The row stays as the import's record (who, when, what came of it); its chunks go once read.
+ */
+export const importJobs = pgTable(
+  'import_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    kind: text('kind', {
+      enum: ['customers', 'assignments', 'credits', 'tags', 'contact-lists'],
+    }).notNull(),
+    /**
+     * uploading → queued (every byte arrived, the job asked) → running → done; or refused (the
+     * server's check found bad rows: nothing written) or failed (an error while writing: rolled
+     * back, nothing written).
+     */
+    status: text('status', {
+      enum: ['uploading', 'queued', 'running', 'done', 'refused', 'failed'],
+    }).notNull(),
+    fileName: text('file_name').notNull(),
+    totalBytes: integer('total_bytes').notNull(),
+    receivedBytes: integer('received_bytes').notNull().default(0),
+    rowsTotal: integer('rows_total'),
+    rowsDone: integer('rows_done').notNull().default(0),
+    /** The bad rows the server's check found (the first 1,000), as the preview lists them. */
+    rowErrors: jsonb('row_errors')
+      .$type<Array<{ row: number; message: string; cells: string[] }>>()
+      .notNull()
+      .default([]),
+    /** What the import did, per outcome (created, invited, unchanged, …). */
+    result: jsonb('result').$type<Record<string, number>>(),
+    failureMessage: text('failure_message'),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (t) => [index('import_jobs_org_created').on(t.orgId, t.createdAt)],
+);
+
+/** The file's bytes as they arrived, in order; removed once the job has read them. */
+export const importChunks = pgTable(
+  'import_chunks',
+  {
+    importId: uuid('import_id')
+      .notNull()
+      .references(() => importJobs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    body: bytea('body').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.importId, t.seq] })],
+);
+
+export const importTables = { importJobs, importChunks };

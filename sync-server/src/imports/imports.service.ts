@@ -1,0 +1,258 @@
+import { sql } from 'drizzle-orm';
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import { decodeCsvBytes, readCsv } from '@platform/schema/imports/csv';
+import { mayImport } from '@platform/schema/imports/import-access';
+import {
+  checkImport,
+  type CustomerRow,
+  type ImportKind,
+  type RowError,
+  type TagRow,
+} from '@platform/schema/imports/import-rules';
+import {
+  IMPORT_CHUNK_BYTES,
+  MAX_KEPT_ROW_ERRORS,
+  importTexts,
+  type CreateImportRequest,
+  type ImportStatus,
+} from '@platform/schema/imports/import.zod';
+import { importKinds } from '@platform/schema/imports/import-rules';
+import { dayKeyOf, orgTimeZone } from '@platform/schema/time-tracking/org-calendar';
+import type { Database, Db, Tx } from '../db/open-database.ts';
+import { findOrganization } from '../organizations/organizations.service.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
+import { Conflict, Forbidden, NotFound, ValidationFailed } from '../plugins/domain-errors.ts';
+import { requireSession } from '../plugins/session.ts';
+import {
+  importableCustomerEmails,
+  importCustomerBatch,
+  importTagBatch,
+  TooManyTags,
+} from '../crm/roster-import.service.ts';
+import * as repo from './imports.repository.ts';
+
+/**
+ * CSV imports (issue 17, decision 0071). The file arrives in chunks and is kept until a job in
+ * the queue reads it; the job checks every row with the rules the preview ran (schema/imports)
+ * and, only when none is bad, writes the whole import in one transaction — a failure anywhere
+ * leaves the database as it was. The import's row is its record and its progress, which the
+ * screen reads (also after a reload).
+ */
+
+/** Staff of one organisation, with what they may import. */
+export type Importer = { orgId: string; userId: string; claims: readonly string[] };
+
+/** Rows written per statement; between batches the progress is told (PostgreSQL). */
+const BATCH_ROWS = 5000;
+
+export async function requireImporter(request: FastifyRequest): Promise<Importer> {
+  const { session, user, claims } = await requireSession(request);
+  if (session.view !== 'org' || !session.orgId) throw new Forbidden(importTexts.notAllowed);
+  const importer = { orgId: session.orgId, userId: user.id, claims };
+  if (!importKinds.some((kind) => mayImport(claims, kind)))
+    throw new Forbidden(importTexts.notAllowed);
+  return importer;
+}
+
+function requireKind(importer: Importer, kind: ImportKind) {
+  if (!mayImport(importer.claims, kind)) throw new Forbidden(importTexts.notAllowed);
+}
+
+/** An import this person may see: their organisation's, of a kind they may import. */
+async function visibleImport(db: Db | Tx, importer: Importer, id: string) {
+  const row = await repo.findImport(db, importer.orgId, id);
+  if (!row || !mayImport(importer.claims, row.kind)) throw new NotFound(importTexts.notFound);
+  return row;
+}
+
+export async function createImport(
+  database: Pick<Database, 'db' | 'kind'>,
+  importer: Importer,
+  input: CreateImportRequest,
+): Promise<{ id: string; chunkBytes: number }> {
+  requireKind(importer, input.kind);
+  const row = await repo.insertImport(database.db, {
+    orgId: importer.orgId,
+    kind: input.kind,
+    fileName: input.fileName,
+    totalBytes: input.totalBytes,
+    createdByUserId: importer.userId,
+  });
+  return { id: row.id, chunkBytes: chunkBytesFor(database.kind) };
+}
+
+/**
+ * spec §9: 10 MB chunks to a server that keeps them on its own disk (the embedded database),
+ * 5 MB to one whose database is across a network.
+ */
+export const chunkBytesFor = (kind: Database['kind']) =>
+  kind === 'pglite' ? IMPORT_CHUNK_BYTES.local : IMPORT_CHUNK_BYTES.remote;
+
+/** One chunk of the file, in order (the same chunk again replaces itself: a lost answer). */
+export async function receiveChunk(
+  db: Db,
+  importer: Importer,
+  id: string,
+  seq: number,
+  body: Buffer,
+): Promise<{ receivedBytes: number }> {
+  await visibleImport(db, importer, id);
+  return db.transaction(async (tx) => {
+    const row = await repo.lockImport(tx, id);
+    if (!row || row.status !== 'uploading') throw new Conflict(importTexts.notUploading);
+    const before = await repo.chunkCount(tx, id);
+    if (seq > before.count) throw new Conflict(importTexts.chunkOutOfOrder);
+    await repo.putChunk(tx, id, seq, body);
+    const { bytes } = await repo.chunkCount(tx, id);
+    if (bytes > row.totalBytes) throw new ValidationFailed(importTexts.tooLarge);
+    await repo.updateImport(tx, id, { receivedBytes: bytes });
+    return { receivedBytes: bytes };
+  });
+}
+
+/** Every byte arrived: the job is asked, in the same transaction. */
+export async function startImport(
+  db: Db,
+  jobs: Pick<JobQueue, 'enqueue'>,
+  importer: Importer,
+  id: string,
+): Promise<ImportStatus> {
+  await visibleImport(db, importer, id);
+  await db.transaction(async (tx) => {
+    const row = await repo.lockImport(tx, id);
+    if (!row || row.status !== 'uploading') throw new Conflict(importTexts.notUploading);
+    if (row.receivedBytes !== row.totalBytes) throw new Conflict(importTexts.incomplete);
+    await repo.updateImport(tx, id, { status: 'queued' });
+    await jobs.enqueue('csv-import', { importId: id }, { tx });
+  });
+  return importStatus(db, importer, id);
+}
+
+export async function importStatus(db: Db, importer: Importer, id: string) {
+  return toStatus(await visibleImport(db, importer, id));
+}
+
+export async function listImports(db: Db, importer: Importer) {
+  const kinds = importKinds.filter((kind) => mayImport(importer.claims, kind));
+  return { imports: (await repo.latestImports(db, importer.orgId, kinds)).map(toStatus) };
+}
+
+function toStatus(row: repo.ImportRow): ImportStatus {
+  return {
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    fileName: row.fileName,
+    totalBytes: row.totalBytes,
+    receivedBytes: row.receivedBytes,
+    rowsTotal: row.rowsTotal,
+    rowsDone: row.rowsDone,
+    rowErrors: row.rowErrors,
+    result: row.result,
+    failureMessage: row.failureMessage,
+    createdAt: row.createdAt.toISOString(),
+    finishedAt: row.finishedAt?.toISOString() ?? null,
+  };
+}
+
+type RunDeps = {
+  database: Pick<Database, 'db' | 'kind'>;
+  log: Pick<FastifyBaseLogger, 'error'>;
+};
+
+/**
+ * The job: read the file, check every row, and write all of them or none. Run twice (a retry
+ * after a crash), the second run finds the import done, or finds nothing written and starts over.
+ */
+export async function runImport(deps: RunDeps, importId: string): Promise<void> {
+  const { db } = deps.database;
+  const row = await db.transaction(async (tx) => {
+    const found = await repo.lockImport(tx, importId);
+    if (!found || (found.status !== 'queued' && found.status !== 'running')) return null;
+    await repo.updateImport(tx, importId, { status: 'running', rowsDone: 0 });
+    return found;
+  });
+  if (!row) return;
+  const refuse = (values: {
+    failureMessage?: string;
+    rowErrors?: RowError[];
+    rowsTotal?: number;
+  }) =>
+    repo.updateImport(db, importId, {
+      status: 'refused',
+      failureMessage: values.failureMessage ?? null,
+      rowErrors: (values.rowErrors ?? []).slice(0, MAX_KEPT_ROW_ERRORS),
+      ...(values.rowsTotal !== undefined ? { rowsTotal: values.rowsTotal } : {}),
+      finishedAt: new Date(),
+    });
+  try {
+    const decoded = decodeCsvBytes(Buffer.concat(await repo.chunksOf(db, importId)));
+    if (!decoded.ok) return await refuse({ failureMessage: decoded.message });
+    const read = readCsv(decoded.text);
+    if (!read.ok) return await refuse({ failureMessage: read.message });
+    const checked = checkImport(row.kind, read.records, {
+      customerEmails: await importableCustomerEmails(db, row.orgId),
+      // What the imports not built yet would need (import-access.ts): none reaches here.
+      products: new Map(),
+      contactLists: new Map(),
+      today: dayKeyOf(
+        Date.now(),
+        orgTimeZone((await findOrganization(db, row.orgId))?.attributes.timezone),
+      ),
+    });
+    const rowsTotal = checked.rows.length + checked.errors.length;
+    if (checked.errors.length > 0) return await refuse({ rowErrors: checked.errors, rowsTotal });
+    await repo.updateImport(db, importId, { rowsTotal });
+    const cellsOf = new Map(read.records.map((record) => [record.row, record.cells]));
+    await db.transaction(async (tx) => {
+      // One import of an organisation writes at a time (two files naming one new address), and
+      // a second run of this one waits here, then finds it done. Not a lock on the import's
+      // row: the progress is written to it from outside this transaction.
+      await tx.execute(
+        sql`select pg_advisory_xact_lock(hashtextextended(${`import:${row.orgId}`}, 0))`,
+      );
+      const current = await repo.findImport(tx, row.orgId, importId);
+      if (current?.status !== 'running') return;
+      const result: Record<string, number> = { rows: checked.rows.length };
+      for (let start = 0; start < checked.rows.length; start += BATCH_ROWS) {
+        const batch = checked.rows.slice(start, start + BATCH_ROWS);
+        const counts =
+          row.kind === 'customers'
+            ? await importCustomerBatch(
+                tx,
+                { orgId: row.orgId, staffUserId: row.createdByUserId },
+                batch as unknown as CustomerRow[],
+              )
+            : await importTagBatch(
+                tx,
+                row.orgId,
+                (batch as unknown as Array<TagRow & { row: number }>).map((r) => ({
+                  ...r,
+                  cells: cellsOf.get(r.row) ?? [],
+                })),
+              );
+        for (const [key, value] of Object.entries(counts)) result[key] = (result[key] ?? 0) + value;
+        // Progress is told from outside the transaction — on PostgreSQL, where another
+        // connection can; the embedded database has one, which this transaction holds.
+        if (deps.database.kind === 'postgres')
+          await repo.updateImport(db, importId, { rowsDone: start + batch.length });
+      }
+      await repo.updateImport(tx, importId, {
+        status: 'done',
+        rowsDone: checked.rows.length,
+        result,
+        finishedAt: new Date(),
+      });
+      await repo.deleteChunks(tx, importId);
+    });
+  } catch (error) {
+    if (error instanceof TooManyTags) return await refuse({ rowErrors: error.rowErrors });
+    deps.log.error({ err: error, importId }, 'import failed; nothing was written');
+    await repo.updateImport(db, importId, {
+      status: 'failed',
+      failureMessage: importTexts.failed,
+      rowsDone: 0,
+      finishedAt: new Date(),
+    });
+  }
+}
