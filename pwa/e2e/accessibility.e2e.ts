@@ -66,6 +66,7 @@ describe('accessibility (axe-core)', () => {
           '/dashboard',
           '/dashboard/organization-management',
           '/dashboard/crm',
+          '/dashboard/crm/import',
           '/dashboard/time-tracking',
           '/dashboard/packages',
           '/dashboard/settings',

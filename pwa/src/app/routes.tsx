@@ -55,6 +55,10 @@ const PointOfSale = lazyComponent(() => import('./pages/pos.tsx'), 'PointOfSale'
 const Calendar = lazyComponent(() => import('./pages/calendar.tsx'), 'Calendar');
 const CrmCustomerProfile = lazyComponent(() => import('./pages/crm.tsx'), 'CrmCustomerProfile');
 const CrmRedirect = lazyComponent(() => import('./pages/crm.tsx'), 'CrmRedirect');
+const ImportPage = lazyComponent(
+  () => import('../features/imports/pages/import-page.tsx'),
+  'ImportPage',
+);
 const OrganizationManagementPage = lazyComponent(
   () => import('./pages/organization-management.tsx'),
   'OrganizationManagement',
@@ -178,6 +182,14 @@ export const dashboardRoutes: RouteObject[] = [
     element: (
       <RequireNavAccess navPath="/dashboard/crm" title="Customer profile">
         <CrmRedirect />
+      </RequireNavAccess>
+    ),
+  },
+  {
+    path: 'dashboard/crm/import',
+    element: (
+      <RequireNavAccess navPath="/dashboard/crm" title="Import from a spreadsheet">
+        <ImportPage />
       </RequireNavAccess>
     ),
   },

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { useNavigate } from 'react-router';
+import { Link, useNavigate } from 'react-router';
 import type { RosterSortField } from '@platform/schema/crm/crm.zod';
 import { PageLoading } from '../../../components/page-loading.tsx';
 import { AddCustomerDialog } from '../components/add-customer-dialog.tsx';
@@ -45,9 +45,14 @@ export function CrmPage({ customerAction, productPart, pendingInvites }: Props) 
     <section className="page crm">
       <div className="crm-heading">
         <h1>Customers</h1>
-        <button type="button" className="button" onClick={() => setAdding(true)}>
-          Add customer
-        </button>
+        <div className="button-row">
+          <Link className="button button-secondary" to="/dashboard/crm/import">
+            Import from CSV
+          </Link>
+          <button type="button" className="button" onClick={() => setAdding(true)}>
+            Add customer
+          </button>
+        </div>
       </div>
       {results.source === 'device' && (
         <p className="crm-offline" role="status">
@@ -69,7 +74,10 @@ export function CrmPage({ customerAction, productPart, pendingInvites }: Props) 
         ) : (
           <div className="empty-state" role="status">
             <h2>No customers yet</h2>
-            <p>Add your first customer to invite them and keep their details here.</p>
+            <p>
+              Add your first customer to invite them and keep their details here, or{' '}
+              <Link to="/dashboard/crm/import">import them from a spreadsheet</Link>.
+            </p>
             <button type="button" className="button" onClick={() => setAdding(true)}>
               Add your first customer
             </button>

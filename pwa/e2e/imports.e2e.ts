@@ -1,0 +1,155 @@
+import { describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { rosterItems } from '@platform/schema/db';
+import { csvMessages } from '@platform/schema/imports/csv';
+import { importMessages } from '@platform/schema/imports/import-rules';
+import { axeViolations } from '../../scripts/e2e/axe.ts';
+import { demoLogins, logIn, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
+
+/**
+ * Issue 17, the customers import as the owner does it on a phone: a file with three bad rows,
+ * every one listed with its row number before anything is sent, fixed in the text area, then
+ * imported with a progress bar to the end, and the people on the customer list.
+ */
+describe('CSV import', () => {
+  const env = useServerAndBrowser();
+  const suffix = Date.now().toString(36);
+
+  it('lists a file’s bad rows, takes the fixed rows, shows the import to its end and the customers on the list', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await logIn(page, env.server.url, demoLogins.owner.email);
+    await page.goto(`${env.server.url}/dashboard/crm`);
+    await page.getByRole('link', { name: 'Import from CSV' }).click();
+    await page.getByRole('heading', { name: 'Import from a spreadsheet', level: 1 }).waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+
+    // Only .csv files.
+    const fileInput = page.locator('input[type=file]');
+    await fileInput.setInputFiles({
+      name: 'members.xlsx',
+      mimeType: 'application/vnd.ms-excel',
+      buffer: Buffer.from('x'),
+    });
+    await page.getByRole('alert').filter({ hasText: csvMessages.notCsv }).waitFor();
+
+    const email = (name: string) => `${name}-${suffix}@example.test`;
+    const rows = [
+      'firstName,lastName,email,phoneNumber',
+      `Ada,Import${suffix},${email('ada')},555 0101`,
+      `,Import${suffix},${email('nofirst')}`,
+      `"Grace, Jr.",Import${suffix},${email('grace')}`,
+      `Linus,Import${suffix},not-an-email`,
+      `Ada,Again${suffix},${email('ada').toUpperCase()}`,
+    ];
+    await fileInput.setInputFiles({
+      name: 'members.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(`\uFEFF${rows.join('\r\n')}\r\n`),
+    });
+    await page.getByText('Loaded from members.csv.').waitFor();
+    await page.getByRole('button', { name: 'Preview' }).click();
+
+    const errors = page.getByRole('alert').filter({ hasText: importMessages.errorsHeading });
+    await errors.waitFor();
+    const errorRows = errors.getByRole('table', { name: 'Rows with errors' }).locator('tbody tr');
+    expect(await errorRows.allInnerTexts()).toEqual([
+      expect.stringMatching(/^3\s+First name is required\s+, Import/),
+      expect.stringMatching(/^5\s+Email not-an-email is not a valid email address\s+Linus/),
+      expect.stringMatching(new RegExp(`^6\\s+Email ${email('ada')} is already on row 2`)),
+    ]);
+    await page.getByText('5 rows read, 3 with errors. Fix them to import.').waitFor();
+    expect(await page.getByRole('button', { name: 'Import 5 rows' }).isDisabled()).toBe(true);
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/import-errors-390.png', fullPage: true });
+
+    // Fixed in the text area, previewed again, imported.
+    await page.getByRole('button', { name: 'Edit rows' }).click();
+    const text = page.getByLabel('Rows (CSV)');
+    expect(await text.inputValue()).toContain(`Linus,Import${suffix},not-an-email`);
+    await text.fill(
+      [
+        rows[0],
+        rows[1],
+        `Nora,Import${suffix},${email('nora')}`,
+        rows[3],
+        `Linus,Import${suffix},${email('linus')}`,
+      ].join('\n'),
+    );
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByText('4 rows read, ready to import.').waitFor();
+    await page.getByRole('button', { name: 'Import 4 rows' }).click();
+
+    await page.getByRole('heading', { name: 'Import finished' }).waitFor({ timeout: 30_000 });
+    const bar = page.getByRole('progressbar', { name: 'Import progress' });
+    expect(await bar.getAttribute('value')).toBe('1');
+    expect(await bar.getAttribute('max')).toBe('1');
+    await page
+      .getByText('4 rows imported from members.csv: 4 new customers added, 0 invited')
+      .waitFor();
+    await page
+      .getByRole('region', { name: 'Recent imports' })
+      .getByText(/members\.csv · .* · Imported · 4 rows/)
+      .waitFor();
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/import-done-390.png', fullPage: true });
+
+    // The import is kept: a reload lists it.
+    await page.reload();
+    await page
+      .getByRole('region', { name: 'Recent imports' })
+      .getByText(/members\.csv · .* · Imported · 4 rows/)
+      .waitFor();
+
+    const listed = await env.server.db
+      .select({ firstName: rosterItems.firstName })
+      .from(rosterItems)
+      .where(
+        and(
+          eq(rosterItems.orgId, env.server.seed.zipperOrgId),
+          eq(rosterItems.lastName, `Import${suffix}`),
+        ),
+      );
+    expect(listed.map((r) => r.firstName).sort()).toEqual(['Ada', 'Grace, Jr.', 'Linus', 'Nora']);
+
+    // On the customer list (replicated to this device).
+    await page.goto(`${env.server.url}/dashboard/crm`);
+    await page.getByRole('searchbox', { name: 'Search customers' }).fill(`Import${suffix}`);
+    const table = page.getByRole('table', { name: 'Customers' });
+    await table.getByText('Grace, Jr.', { exact: false }).waitFor();
+    await expect.poll(() => table.locator('tbody tr').count()).toBe(4);
+    await context.close();
+  }, 180_000);
+
+  it('pages a long file by 50 with page numbers, and says when there is nothing to preview', async () => {
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    await logIn(page, env.server.url, demoLogins.owner.email);
+    await page.goto(`${env.server.url}/dashboard/crm/import`);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByText(csvMessages.empty).waitFor();
+    await page.getByRole('button', { name: 'Edit rows' }).click();
+
+    const many = Array.from(
+      { length: 260 },
+      (_, i) => `P${i},Many${suffix},p${i}-${suffix}@example.test`,
+    );
+    await page.getByLabel('Rows (CSV)').fill(many.join('\n'));
+    // The text area shows at most 50 rows.
+    expect(await page.getByLabel('Rows (CSV)').getAttribute('rows')).toBe('50');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    const region = page.getByRole('region', { name: 'Rows to import' });
+    await region.waitFor();
+    expect(await region.locator('tbody tr').count()).toBe(50);
+    const box = await region.boundingBox();
+    expect(box!.height).toBeLessThanOrEqual(400);
+    const pager = page.getByRole('navigation', { name: 'Preview pages' });
+    await pager.getByRole('button', { name: 'Page 6' }).click();
+    expect(await region.locator('tbody tr').count()).toBe(10);
+    expect(await region.locator('tbody tr').first().locator('th').innerText()).toBe('251');
+    expect(await pager.getByRole('button', { name: 'Page 6' }).getAttribute('aria-current')).toBe(
+      'page',
+    );
+    await context.close();
+  }, 120_000);
+});
