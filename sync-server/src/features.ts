@@ -6,6 +6,7 @@ import { crmRoutes } from './crm/routes.ts';
 import { devToolsRoutes } from './dev-tools/routes.ts';
 import { familiesRoutes } from './families/routes.ts';
 import { importRoutes } from './imports/routes.ts';
+import { exportRoutes } from './exports/routes.ts';
 import { kioskRoutes } from './kiosk/routes.ts';
 import { notificationRoutes } from './notifications/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
@@ -46,4 +47,5 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(scheduleRoutes);
   await app.register(bookingRoutes);
   await app.register(importRoutes);
+  await app.register(exportRoutes);
 }

@@ -72,4 +72,50 @@ export const importChunks = pgTable(
   (t) => [primaryKey({ columns: [t.importId, t.seq] })],
 );
 
-export const importTables = { importJobs, importChunks };
+
+
+/**
+ * An organisation's export (issue 17, decision 0072): one zip of CSV files (in the shapes the
+ * imports read) and a JSON file of everything, built by a job in the queue straight into its
+ * chunks — never whole in memory — and downloadable until it expires (7 days).
+ */
+export const exportJobs = pgTable(
+  'export_jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    orgId: uuid('org_id')
+      .notNull()
+      .references(() => organizations.id, { onDelete: 'cascade' }),
+    /** queued → running → done, or failed (what was written is removed). */
+    status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull(),
+    rowsTotal: integer('rows_total'),
+    rowsDone: integer('rows_done').notNull().default(0),
+    bytes: integer('bytes').notNull().default(0),
+    failureMessage: text('failure_message'),
+    createdByUserId: uuid('created_by_user_id').references(() => users.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    index('export_jobs_org_created').on(t.orgId, t.createdAt),
+    index('export_jobs_expires').on(t.expiresAt),
+  ],
+);
+
+/** The archive's bytes, in order. */
+export const exportChunks = pgTable(
+  'export_chunks',
+  {
+    exportId: uuid('export_id')
+      .notNull()
+      .references(() => exportJobs.id, { onDelete: 'cascade' }),
+    seq: integer('seq').notNull(),
+    body: bytea('body').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.exportId, t.seq] })],
+);
+export const importTables = { importJobs, importChunks, exportJobs, exportChunks };

@@ -25,6 +25,16 @@ export type CsvRecord = {
 export type CsvReadResult =
   { ok: true; records: CsvRecord[]; delimiter: string } | { ok: false; message: string };
 
+/**
+ * Rows as CSV lines, as exports write them (CRLF, quoted where needed): a cell a spreadsheet
+ * would run as a formula (= + - @ at its start) is written with a ' before it, which readCsv
+ * takes off again — an export imports as it is.
+ */
+export function writeCsv(rows: ReadonlyArray<readonly string[]>): string {
+  if (rows.length === 0) return '';
+  return `${Papa.unparse(rows as string[][], { header: false, newline: '\r\n', escapeFormulae: true })}\r\n`;
+}
+
 /** Whether a chosen file may be imported (only `.csv`, whatever its type says). */
 export function isCsvFileName(name: string): boolean {
   return /\.csv$/i.test(name.trim());
@@ -45,13 +55,7 @@ export function decodeCsvBytes(
 export function readCsv(text: string): CsvReadResult {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.includes('\uFFFD')) return { ok: false, message: csvMessages.notUtf8 };
-  // The separator is guessed on the first rows without their empty lines (an empty line looks
-  // like a one-column row to the guess); the file is then read with them, for row numbers.
-  const guessed = Papa.parse<string[]>(body, {
-    delimitersToGuess: [',', ';', '\t'],
-    skipEmptyLines: 'greedy',
-    preview: 50,
-  }).meta.delimiter;
+  const guessed = separatorOf(body);
   const parsed = Papa.parse<string[]>(body, { delimiter: guessed, skipEmptyLines: false });
   const quoteError = parsed.errors.find((error) => error.code === 'MissingQuotes');
   if (quoteError)
@@ -61,7 +65,9 @@ export function readCsv(text: string): CsvReadResult {
     };
   const records: CsvRecord[] = [];
   parsed.data.forEach((cells, index) => {
-    const trimmed = cells.map((cell) => cell.trim());
+    // A cell an export wrote as '=… (so a spreadsheet shows it rather than runs it) is read
+    // without that mark: exports import as they are.
+    const trimmed = cells.map((cell) => (/^'[=+\-@\t\r]/.test(cell) ? cell.slice(1) : cell).trim());
     // An empty line, or one of separators only (a spreadsheet's trailing rows): no record.
     if (trimmed.every((cell) => cell === '')) return;
     // Trailing empty cells (a trailing separator) are not columns.
@@ -69,4 +75,27 @@ export function readCsv(text: string): CsvReadResult {
     records.push({ row: index + 1, cells: trimmed });
   });
   return { ok: true, records, delimiter: parsed.meta.delimiter };
+}
+
+const separators = [',', ';', '\t'] as const;
+
+/**
+ * The separator: the one of comma, semicolon and tab found most often outside quotes on the
+ * file's first ten lines (a tie is a comma). Papaparse's own guess weighs how evenly each
+ * splits the rows, and picks the semicolon for a comma file whose quoted cells hold one — so an
+ * export would not read back as it was written (csv.test.ts, the export property).
+ */
+function separatorOf(text: string): string {
+  const counts = new Map<string, number>(separators.map((s) => [s, 0]));
+  let quoted = false;
+  let lines = 0;
+  for (let i = 0; i < text.length && lines < 10; i++) {
+    const c = text[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && (c === '\n' || c === '\r')) lines += c === '\n' ? 1 : 0;
+    else if (!quoted && counts.has(c)) counts.set(c, counts.get(c)! + 1);
+  }
+  let best: string = ',';
+  for (const s of separators) if (counts.get(s)! > counts.get(best)!) best = s;
+  return best;
 }

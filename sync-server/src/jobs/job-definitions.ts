@@ -137,6 +137,16 @@ export const jobDefinitions = {
     retryDelaySeconds: 30,
     expireInSeconds: 1800,
   },
+  /**
+   * 'Export all data' (issue 17, decision 0072): the archive, streamed into its chunks. A retry
+   * after a crash starts from nothing.
+   */
+  'org-export': {
+    payload: z.object({ exportId: z.uuid() }),
+    retryLimit: 2,
+    retryDelaySeconds: 30,
+    expireInSeconds: 1800,
+  },
   /** Deletes what would otherwise grow for ever (decision 0016). */
   prune: {
     payload: z.object({}),

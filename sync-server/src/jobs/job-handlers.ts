@@ -3,6 +3,7 @@ import { abandonEmail, deliverStoredEmail } from '../adapters/mailer/email-deliv
 import type { MailTransport } from '../adapters/mailer/port.ts';
 import { requestPasswordReset } from '../auth/password-reset.service.ts';
 import { queueBookingReminders, sendBookingNotices } from '../bookings/booking-notice.service.ts';
+import { runExport } from '../exports/exports.service.ts';
 import { runImport } from '../imports/imports.service.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
 import { queueBookingRefunds, refundBookingPayment } from '../payments/booking-payments.service.ts';
@@ -80,6 +81,7 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   jobs.handle('csv-import', (payload) =>
     runImport({ database: app.database, log: app.log }, payload.importId),
   );
+  jobs.handle('org-export', (payload) => runExport({ db, log: app.log }, payload.exportId));
   jobs.handle('prune', async () => {
     const pruned = await pruneExpiredData(db, {
       auditRetentionDays: app.config.auditRetentionDays,

@@ -1,4 +1,6 @@
 import type { Db } from '../db/open-database.ts';
+import { pruneExpiredArchives } from '../exports/exports.service.ts';
+import { pruneImportChunks } from '../imports/imports.service.ts';
 import { abandonStaleEmails, deleteRowsPastUse, type PruneRule } from './prune.repository.ts';
 import { auditRetentionMs, retention } from './retention.ts';
 
@@ -26,6 +28,8 @@ export async function pruneExpiredData(
   };
   const counts: Record<string, number> = {
     undeliveredEmails: await abandonStaleEmails(db, new Date(now - retention.undeliveredEmailMs)),
+    importChunks: await pruneImportChunks(db, now),
+    exportArchives: await pruneExpiredArchives(db, now),
   };
   for (const [rule, ms] of Object.entries(keptFor) as Array<[PruneRule, number]>)
     counts[rule] = await deleteRowsPastUse(db, rule, new Date(now - ms));

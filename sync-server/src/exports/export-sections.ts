@@ -1,0 +1,247 @@
+import { sql, type SQL } from 'drizzle-orm';
+
+/**
+ * What an organisation's export holds (issue 17, decision 0072): one CSV file per section and
+ * the same rows in everything.json. customers.csv and tags.csv have the columns the imports read
+ * (spec §3), so an export imports into a new organisation as it is. Nothing secret is read:
+ * no password hashes, tokens, card details or processor keys — only the organisation's own rows
+ * and the names and addresses of its people.
+ *
+ * Each section is read a page at a time in a stable order (keyset on `k1, k2`), so a section of
+ * 100,000 rows never sits in memory.
+ */
+export type ExportSection = {
+  file: string;
+  /** The key in everything.json. */
+  key: string;
+  columns: readonly string[];
+  /** The rows (with `k1`, `k2` text keys) of one organisation, in order. */
+  rows: (orgId: string) => SQL;
+};
+
+const money = (column: SQL) => sql`to_char(${column} / 100.0, 'FM999999990.00')`;
+const iso = (column: SQL) =>
+  sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+
+export const exportSections: readonly ExportSection[] = [
+  {
+    file: 'customers.csv',
+    key: 'customers',
+    columns: ['firstName', 'lastName', 'email', 'phoneNumber'],
+    rows: (orgId) => sql`
+      select r.first_name as "firstName", r.last_name as "lastName", lower(r.email) as email,
+        coalesce(r.phone, '') as "phoneNumber", lower(r.email) as k1, r.user_id::text as k2
+      from roster_items r
+      where r.org_id = ${orgId} and not r.deleted and r.email is not null`,
+  },
+  {
+    file: 'tags.csv',
+    key: 'tags',
+    columns: ['customerEmail', 'tagName'],
+    rows: (orgId) => sql`
+      select lower(r.email) as "customerEmail", t.tag as "tagName",
+        lower(r.email) as k1, lpad(t.position::text, 4, '0') || r.user_id::text as k2
+      from roster_items r, unnest(r.tags) with ordinality as t(tag, position)
+      where r.org_id = ${orgId} and not r.deleted and r.email is not null`,
+  },
+  {
+    file: 'credits.csv',
+    key: 'credits',
+    columns: ['customerEmail', 'productName', 'credits'],
+    rows: (orgId) => sql`
+      select lower(r.email) as "customerEmail", p.name as "productName",
+        sum(c.delta)::text as credits, lower(r.email) as k1, p.id::text as k2
+      from punch_card_credits c
+      join roster_items r on r.org_id = c.org_id and r.user_id = c.customer_user_id
+      join products p on p.id = c.product_id
+      where c.org_id = ${orgId} and not c.deleted and r.email is not null
+      group by r.email, p.id, p.name
+      having sum(c.delta) > 0`,
+  },
+  {
+    file: 'people.csv',
+    key: 'people',
+    columns: ['firstName', 'lastName', 'email', 'phoneNumber', 'dateOfBirth', 'addedAt'],
+    rows: (orgId) => sql`
+      select r.first_name as "firstName", r.last_name as "lastName", coalesce(r.email, '') as email,
+        coalesce(r.phone, '') as "phoneNumber", coalesce(u.date_of_birth::text, '') as "dateOfBirth",
+        ${iso(sql`r.created_at`)} as "addedAt", r.user_id::text as k1, '' as k2
+      from roster_items r join users u on u.id = r.user_id
+      where r.org_id = ${orgId} and not r.deleted`,
+  },
+  {
+    file: 'customer-notes.csv',
+    key: 'customerNotes',
+    columns: ['customerEmail', 'customerName', 'author', 'note', 'writtenAt'],
+    rows: (orgId) => sql`
+      select coalesce(lower(r.email), '') as "customerEmail",
+        r.first_name || ' ' || r.last_name as "customerName", n.author_name as author,
+        n.body as note, ${iso(sql`n.created_at`)} as "writtenAt",
+        ${iso(sql`n.created_at`)} as k1, n.id::text as k2
+      from customer_notes n
+      join roster_items r on r.org_id = n.org_id and r.user_id = n.user_id
+      where n.org_id = ${orgId} and not n.deleted`,
+  },
+  {
+    file: 'customer-metrics.csv',
+    key: 'customerMetrics',
+    columns: ['customerEmail', 'customerName', 'metric', 'value', 'measuredOn', 'author'],
+    rows: (orgId) => sql`
+      select coalesce(lower(r.email), '') as "customerEmail",
+        r.first_name || ' ' || r.last_name as "customerName", m.name as metric, m.value,
+        m.measured_on::text as "measuredOn", m.author_name as author,
+        m.measured_on::text as k1, m.id::text as k2
+      from customer_metrics m
+      join roster_items r on r.org_id = m.org_id and r.user_id = m.user_id
+      where m.org_id = ${orgId}`,
+  },
+  {
+    file: 'families.csv',
+    key: 'families',
+    columns: ['guardianEmail', 'guardianName', 'childEmail', 'childName', 'confirmed'],
+    rows: (orgId) => sql`
+      select coalesce(lower(g.email), '') as "guardianEmail",
+        g.first_name || ' ' || g.last_name as "guardianName",
+        coalesce(lower(c.email), '') as "childEmail", c.first_name || ' ' || c.last_name as "childName",
+        case when l.confirmed_at is null then 'no' else 'yes' end as confirmed,
+        l.guardian_user_id::text as k1, l.child_user_id::text as k2
+      from guardian_links l
+      join roster_items g on g.org_id = ${orgId} and g.user_id = l.guardian_user_id and not g.deleted
+      join roster_items c on c.org_id = ${orgId} and c.user_id = l.child_user_id and not c.deleted
+      where l.org_id = ${orgId} or l.org_id is null`,
+  },
+  {
+    file: 'products.csv',
+    key: 'products',
+    columns: [
+      'name',
+      'description',
+      'type',
+      'schedule',
+      'price',
+      'startupFee',
+      'state',
+      'stripeProductId',
+    ],
+    rows: (orgId) => sql`
+      select p.name, coalesce(p.description, '') as description, p.type, p.schedule,
+        ${money(sql`p.price_minor`)} as price, ${money(sql`coalesce(p.startup_fee_minor, 0)`)} as "startupFee",
+        p.state, coalesce(p.processor_product_id, '') as "stripeProductId",
+        p.name as k1, p.id::text as k2
+      from products p where p.org_id = ${orgId} and not p.deleted`,
+  },
+  {
+    file: 'coupons.csv',
+    key: 'coupons',
+    columns: [
+      'name',
+      'type',
+      'amount',
+      'durationType',
+      'durationInMonths',
+      'numberOfRedemptions',
+      'timesRedeemed',
+      'archived',
+    ],
+    rows: (orgId) => sql`
+      select c.name, c.type, c.amount::text as amount, c.duration_type as "durationType",
+        coalesce(c.duration_in_months::text, '') as "durationInMonths",
+        coalesce(c.number_of_redemptions::text, '') as "numberOfRedemptions",
+        c.times_redeemed::text as "timesRedeemed",
+        case when c.archived_at is null then 'no' else 'yes' end as archived,
+        c.name as k1, c.id::text as k2
+      from coupons c where c.org_id = ${orgId}`,
+  },
+  {
+    file: 'subscriptions.csv',
+    key: 'subscriptions',
+    columns: [
+      'customerEmail',
+      'customerName',
+      'productName',
+      'price',
+      'status',
+      'startedOn',
+      'nextBillingDate',
+      'externalPayments',
+      'cancelledAt',
+    ],
+    rows: (orgId) => sql`
+      select coalesce(lower(u.email), '') as "customerEmail", u.first_name || ' ' || u.last_name as "customerName",
+        s.product_name as "productName", ${money(sql`s.price_minor`)} as price, s.status,
+        coalesce(s.started_on::text, '') as "startedOn",
+        coalesce(s.next_billing_date::text, '') as "nextBillingDate",
+        case when s.external_payments then 'yes' else 'no' end as "externalPayments",
+        coalesce(${iso(sql`s.cancelled_at`)}, '') as "cancelledAt",
+        ${iso(sql`s.created_at`)} as k1, s.id::text as k2
+      from subscriptions s join users u on u.id = s.customer_user_id
+      where s.org_id = ${orgId} and not s.deleted`,
+  },
+  {
+    file: 'invoices.csv',
+    key: 'invoices',
+    columns: [
+      'customerEmail',
+      'customerName',
+      'productName',
+      'total',
+      'currency',
+      'status',
+      'createdAt',
+      'paidAt',
+    ],
+    rows: (orgId) => sql`
+      select coalesce(lower(u.email), '') as "customerEmail", u.first_name || ' ' || u.last_name as "customerName",
+        i.product_name as "productName", ${money(sql`i.total_minor`)} as total, i.currency, i.status,
+        ${iso(sql`i.created_at`)} as "createdAt", coalesce(${iso(sql`i.paid_at`)}, '') as "paidAt",
+        ${iso(sql`i.created_at`)} as k1, i.id::text as k2
+      from invoices i join users u on u.id = i.customer_user_id
+      where i.org_id = ${orgId} and not i.deleted`,
+  },
+  {
+    file: 'time-entries.csv',
+    key: 'timeEntries',
+    columns: ['staffEmail', 'staffName', 'start', 'end', 'breakMinutes'],
+    rows: (orgId) => sql`
+      select coalesce(lower(u.email), '') as "staffEmail", u.first_name || ' ' || u.last_name as "staffName",
+        ${iso(sql`t.start_time`)} as start, coalesce(${iso(sql`t.end_time`)}, '') as "end",
+        coalesce((select round(sum(extract(epoch from ((b->>'endTime')::timestamptz - (b->>'startTime')::timestamptz)) / 60))
+          from jsonb_array_elements(t.break_intervals) b where b->>'endTime' is not null), 0)::text as "breakMinutes",
+        ${iso(sql`t.start_time`)} as k1, t.id::text as k2
+      from time_entries t join users u on u.id = t.user_id
+      where t.org_id = ${orgId} and not t.deleted`,
+  },
+  {
+    file: 'bookings.csv',
+    key: 'bookings',
+    columns: [
+      'customerEmail',
+      'customerName',
+      'class',
+      'startsAt',
+      'status',
+      'paidWith',
+      'requestedAt',
+      'checkedInAt',
+    ],
+    rows: (orgId) => sql`
+      select coalesce(lower(u.email), '') as "customerEmail", u.first_name || ' ' || u.last_name as "customerName",
+        coalesce(o.title, '') as class, coalesce(${iso(sql`o.starts_at`)}, '') as "startsAt", b.status,
+        coalesce(b.paid_with, '') as "paidWith", coalesce(${iso(sql`b.requested_at`)}, '') as "requestedAt",
+        coalesce(${iso(sql`b.checked_in_at`)}, '') as "checkedInAt",
+        b.id::text as k1, '' as k2
+      from bookings b join users u on u.id = b.customer_user_id
+      left join class_occurrences o on o.org_id = b.org_id and o.id::text = b.occurrence_id
+      where b.org_id = ${orgId} and not b.deleted`,
+  },
+  {
+    file: 'branding.csv',
+    key: 'branding',
+    columns: ['appName', 'shortName', 'themeColor', 'backgroundColor'],
+    rows: (orgId) => sql`
+      select coalesce(b.app_name, '') as "appName", coalesce(b.short_name, '') as "shortName",
+        coalesce(b.theme_color, '') as "themeColor", coalesce(b.background_color, '') as "backgroundColor",
+        b.id::text as k1, '' as k2
+      from org_branding b where b.org_id = ${orgId} and not b.deleted`,
+  },
+];

@@ -1,0 +1,272 @@
+import { and, eq } from 'drizzle-orm';
+import { strFromU8, unzipSync } from 'fflate';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog, exportChunks, exportJobs, users } from '@platform/schema/db';
+import { exportTexts, type ExportStatus } from '@platform/schema/imports/export.zod';
+import type { ImportStatus } from '@platform/schema/imports/import.zod';
+import { claims as allClaims } from '@platform/schema/organizations/claims';
+import { seedFamilies } from '../families/families.fixtures.ts';
+import { pruneExpiredData } from '../maintenance/prune.service.ts';
+import {
+  addMembership,
+  insertTestOrg,
+  insertTestUser,
+  logInAs,
+  uniqueEmail,
+} from '../testing/auth-fixtures.ts';
+import type { CookieJar } from '../testing/cookie-jar.ts';
+import { drainJobs, waitFor } from '../testing/job-fixtures.ts';
+import { createTestApp } from '../testing/test-app.ts';
+import { testDatabaseKinds } from '../testing/test-database.ts';
+
+describe.each(testDatabaseKinds)('exports on %s', (kind) => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  let f: Awaited<ReturnType<typeof seedFamilies>>;
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    f = await seedFamilies(t.app, t.db);
+  }, 60_000);
+  afterAll(() => t.close());
+
+  const get = (jar: CookieJar, url: string) =>
+    t.app.inject({ method: 'GET', url, headers: jar.headers() });
+
+  async function exportOf(
+    jar: CookieJar,
+  ): Promise<{ status: ExportStatus; files: Record<string, string> }> {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/exports',
+      headers: jar.headers(),
+    });
+    expect(created.statusCode, created.body).toBe(201);
+    const { id } = created.json<ExportStatus>();
+    const status = await finished(jar, id);
+    expect(status).toMatchObject({ status: 'done', downloadable: true });
+    const download = await get(jar, `/api/exports/${id}/download`);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('application/zip');
+    expect(download.headers['content-disposition']).toMatch(/^attachment; filename="export-/);
+    const entries = unzipSync(new Uint8Array(download.rawPayload));
+    return {
+      status,
+      files: Object.fromEntries(
+        Object.entries(entries).map(([name, bytes]) => [name, strFromU8(bytes)]),
+      ),
+    };
+  }
+
+  /**
+   * The export, once its job has ended. Polled rather than drained: on PGlite, pg-boss's row of
+   * this job has been seen back in 'active' after its completion was acknowledged (affected: 1),
+   * which drainJobs would wait on for ever — recorded in the issue's note, not explained yet.
+   */
+  const finished = (jar: CookieJar, id: string) =>
+    waitFor('the export to end', async () => {
+      t.app.jobs.wake();
+      const status = (await get(jar, `/api/exports/${id}`)).json<ExportStatus>();
+      return status.status === 'done' || status.status === 'failed' ? status : undefined;
+    });
+
+  async function importInto(jar: CookieJar, kind: string, text: string): Promise<ImportStatus> {
+    const bytes = Buffer.from(text);
+    const { id } = (
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/imports',
+        headers: jar.headers(),
+        payload: { kind, fileName: `${kind}.csv`, totalBytes: bytes.length },
+      })
+    ).json<{ id: string }>();
+    await t.app.inject({
+      method: 'PUT',
+      url: `/api/imports/${id}/chunks/0`,
+      headers: { ...jar.headers(), 'content-type': 'application/octet-stream' },
+      payload: bytes,
+    });
+    await t.app.inject({ method: 'POST', url: `/api/imports/${id}/start`, headers: jar.headers() });
+    await drainJobs(t.app);
+    return (await get(jar, `/api/imports/${id}`)).json<ImportStatus>();
+  }
+
+  /** A new organisation and its owner, signed in. */
+  async function newOrg() {
+    const org = await insertTestOrg(t.db);
+    const owner = await insertTestUser(t.db);
+    await addMembership(t.db, owner.id, org.id, 'staff', [...allClaims]);
+    const { jar } = await logInAs(t.app, owner.email!, {
+      profileType: 'use-org',
+      profileOrgId: org.id,
+    });
+    return { org, owner, jar };
+  }
+
+  it('an export imports into an empty organisation and exports again as the same files', async () => {
+    const a = await newOrg();
+    const people = [
+      `Ann,Lee,${uniqueEmail('rt-ann')},+1 555 0100`,
+      `"=Bo, Jr.",Kim,${uniqueEmail('rt-bo')},`,
+      `Cy,"O'Neil ""Cy""",${uniqueEmail('rt-cy')},-5`,
+    ];
+    expect((await importInto(a.jar, 'customers', people.join('\n'))).status).toBe('done');
+    const [ann, bo] = people.map((line) => line.match(/,([^,]+@example\.test)/)![1]!.toLowerCase());
+    expect(
+      (await importInto(a.jar, 'tags', `${ann},VIP\n${ann},Morning crew\n${bo},@home`)).status,
+    ).toBe('done');
+    const first = await exportOf(a.jar);
+    expect(Object.keys(first.files).sort()).toEqual(
+      [
+        'README.txt',
+        'customers.csv',
+        'tags.csv',
+        'credits.csv',
+        'people.csv',
+        'customer-notes.csv',
+        'customer-metrics.csv',
+        'families.csv',
+        'products.csv',
+        'coupons.csv',
+        'subscriptions.csv',
+        'invoices.csv',
+        'time-entries.csv',
+        'bookings.csv',
+        'branding.csv',
+        'everything.json',
+      ].sort(),
+    );
+    expect(first.files['customers.csv']!.split('\r\n')[0]).toBe(
+      'firstName,lastName,email,phoneNumber',
+    );
+    // A formula-looking cell is written as text for spreadsheets.
+    expect(first.files['customers.csv']).toContain(`"'=Bo, Jr."`);
+    const json = JSON.parse(first.files['everything.json']!) as Record<string, unknown[]>;
+    expect(json.customers).toHaveLength(3);
+    expect(json.tags).toHaveLength(3);
+
+    const b = await newOrg();
+    expect(
+      (await importInto(b.jar, 'customers', first.files['customers.csv']!)).result,
+    ).toMatchObject({
+      rows: 3,
+      invited: 3,
+    });
+    expect((await importInto(b.jar, 'tags', first.files['tags.csv']!)).status).toBe('done');
+    const second = await exportOf(b.jar);
+    expect(second.files['customers.csv']).toBe(first.files['customers.csv']);
+    expect(second.files['tags.csv']).toBe(first.files['tags.csv']);
+  });
+
+  it('holds no secrets: no password hashes, invitation tokens or card details', async () => {
+    const a = await newOrg();
+    const email = uniqueEmail('secret');
+    await importInto(a.jar, 'customers', `Sam,Secret,${email}`);
+    const { files } = await exportOf(a.jar);
+    const everything = Object.entries(files)
+      .filter(([name]) => name !== 'README.txt')
+      .map(([, text]) => text)
+      .join('\n');
+    const [owner] = await t.db.select().from(users).where(eq(users.id, a.owner.id));
+    expect(owner!.passwordHash).toBeTruthy();
+    expect(everything).not.toContain(owner!.passwordHash!);
+    expect(everything).not.toMatch(/password|token_?hash|tokenHash|\$argon2/i);
+  });
+
+  it('is for staff with manage-org-settings of that organisation only; making and downloading are audited', async () => {
+    const a = await newOrg();
+    const { status } = await exportOf(a.jar);
+    for (const jar of [f.manager.jar]) {
+      expect((await get(jar, `/api/exports/${status.id}`)).statusCode).toBe(404);
+      expect((await get(jar, `/api/exports/${status.id}/download`)).statusCode).toBe(404);
+      expect(
+        (await get(jar, '/api/exports'))
+          .json<{ exports: ExportStatus[] }>()
+          .exports.map((e) => e.id),
+      ).not.toContain(status.id);
+    }
+    const clerk = await insertTestUser(t.db);
+    await addMembership(
+      t.db,
+      clerk.id,
+      a.org.id,
+      'staff',
+      allClaims.filter((c) => c !== 'manage-org-settings'),
+    );
+    const clerkJar = (
+      await logInAs(t.app, clerk.email!, { profileType: 'use-org', profileOrgId: a.org.id })
+    ).jar;
+    for (const jar of [clerkJar, f.parent.jar]) {
+      expect((await get(jar, `/api/exports/${status.id}/download`)).statusCode).toBe(403);
+      expect(
+        (await t.app.inject({ method: 'POST', url: '/api/exports', headers: jar.headers() }))
+          .statusCode,
+      ).toBe(403);
+    }
+    expect(
+      (await t.app.inject({ method: 'GET', url: `/api/exports/${status.id}/download` })).statusCode,
+    ).toBe(401);
+    const audit = await t.db
+      .select({ action: auditLog.action })
+      .from(auditLog)
+      .where(and(eq(auditLog.orgId, a.org.id), eq(auditLog.actorUserId, a.owner.id)));
+    expect(audit.map((r) => r.action).sort()).toEqual(['export-create', 'export-download']);
+  });
+
+  it('one export at a time; after 7 days it cannot be downloaded and the prune removes its archive', async () => {
+    const a = await newOrg();
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/api/exports',
+      headers: a.jar.headers(),
+    });
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/exports',
+      headers: a.jar.headers(),
+    });
+    expect(again.statusCode).toBe(409);
+    expect(again.json()).toMatchObject({ message: exportTexts.busy });
+    const { id } = created.json<ExportStatus>();
+    await finished(a.jar, id);
+    await t.db
+      .update(exportJobs)
+      .set({ expiresAt: new Date(Date.now() - 1000) })
+      .where(eq(exportJobs.id, id));
+    const expired = await get(a.jar, `/api/exports/${id}/download`);
+    expect(expired.statusCode).toBe(409);
+    expect(expired.json()).toMatchObject({ message: exportTexts.expired });
+    expect((await get(a.jar, `/api/exports/${id}`)).json()).toMatchObject({ downloadable: false });
+    expect(
+      (await t.db.select().from(exportChunks).where(eq(exportChunks.exportId, id))).length,
+    ).toBeGreaterThan(0);
+    await pruneExpiredData(t.db, { auditRetentionDays: 365 });
+    expect(await t.db.select().from(exportChunks).where(eq(exportChunks.exportId, id))).toEqual([]);
+  });
+
+  it('a customer downloads their own data: profile, family, purchases and bookings, nobody else’s', async () => {
+    const mine = await get(f.parent.jar, '/api/me/data-export');
+    expect(mine.statusCode).toBe(200);
+    expect(mine.headers['content-disposition']).toBe('attachment; filename="my-data.json"');
+    const data = mine.json<{
+      profile: { id: string; email: string };
+      family: Array<{ relation: string; firstName: string }>;
+      purchases: Record<string, unknown[]>;
+      bookings: unknown[];
+    }>();
+    expect(data.profile).toMatchObject({ id: f.parent.id, email: f.parent.email });
+    expect(data.family).toEqual([
+      expect.objectContaining({ relation: 'child', firstName: 'Casey' }),
+    ]);
+    expect(Object.keys(data.purchases).sort()).toEqual([
+      'bookingPayments',
+      'credits',
+      'invoices',
+      'subscriptions',
+    ]);
+    expect(Array.isArray(data.bookings)).toBe(true);
+    expect(mine.body).not.toMatch(/password|\$argon2/i);
+    expect(mine.body).not.toContain(f.otherParent.email!);
+    expect((await t.app.inject({ method: 'GET', url: '/api/me/data-export' })).statusCode).toBe(
+      401,
+    );
+  });
+});
