@@ -102,3 +102,17 @@ export async function updateImport(
     .set({ ...values, updatedAt: new Date() })
     .where(eq(importJobs.id, id));
 }
+
+/**
+ * The chunks no job will read: of imports that ended, and of uploads left unfinished before
+ * `before` (a closed tab). Answers how many imports lost theirs.
+ */
+export async function dropUnreadChunks(db: Db, before: Date): Promise<number> {
+  const rows = await db.execute(sql`
+    delete from import_chunks c using import_jobs i
+    where i.id = c.import_id
+      and (i.status in ('done', 'refused', 'failed') or (i.status = 'uploading' and i.updated_at < ${before.toISOString()}::timestamptz))
+    returning c.import_id`);
+  const list = Array.isArray(rows) ? rows : ((rows as { rows?: unknown[] }).rows ?? []);
+  return new Set((list as Array<{ import_id: string }>).map((row) => row.import_id)).size;
+}

@@ -173,18 +173,20 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
     return found;
   });
   if (!row) return;
-  const refuse = (values: {
+  const refuse = async (values: {
     failureMessage?: string;
     rowErrors?: RowError[];
     rowsTotal?: number;
-  }) =>
-    repo.updateImport(db, importId, {
+  }) => {
+    await repo.deleteChunks(db, importId);
+    await repo.updateImport(db, importId, {
       status: 'refused',
       failureMessage: values.failureMessage ?? null,
       rowErrors: (values.rowErrors ?? []).slice(0, MAX_KEPT_ROW_ERRORS),
       ...(values.rowsTotal !== undefined ? { rowsTotal: values.rowsTotal } : {}),
       finishedAt: new Date(),
     });
+  };
   try {
     const decoded = decodeCsvBytes(Buffer.concat(await repo.chunksOf(db, importId)));
     if (!decoded.ok) return await refuse({ failureMessage: decoded.message });
@@ -248,6 +250,7 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
   } catch (error) {
     if (error instanceof TooManyTags) return await refuse({ rowErrors: error.rowErrors });
     deps.log.error({ err: error, importId }, 'import failed; nothing was written');
+    await repo.deleteChunks(db, importId);
     await repo.updateImport(db, importId, {
       status: 'failed',
       failureMessage: importTexts.failed,
@@ -256,3 +259,7 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
     });
   }
 }
+
+/** The prune job's part: chunks no job will read (an import ended, an upload left a day). */
+export const pruneImportChunks = (db: Db, now: number) =>
+  repo.dropUnreadChunks(db, new Date(now - 24 * 60 * 60 * 1000));
