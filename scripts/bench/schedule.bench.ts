@@ -267,30 +267,46 @@ async function monthView(url: string) {
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
     await cdp.send('Profiler.start');
   }
-  const months: number[] = [];
-  for (let i = 0; i < MONTH_RUNS; i++) {
+  // One click on 'Next Month', timed until the new month is drawn (its heading, and — where
+  // the month has class times — its events).
+  const nextMonth = async (withEvents: boolean, button = 'Next Month') => {
     const title = await page.getByRole('heading', { level: 2 }).first().innerText();
     const t0 = performance.now();
-    await page.locator('button[aria-label="Next Month"]').click();
+    await page.locator(`button[aria-label="${button}"]`).click();
     await page.waitForFunction(
-      (before) => {
+      ([before, events]) => {
         const heading = document.querySelector('h2');
         return (
           heading &&
           heading.textContent !== before &&
-          document.querySelectorAll('[role="button"]').length > 20
+          (!events || document.querySelectorAll('[role="button"]').length > 20)
         );
       },
-      title,
+      [title, withEvents] as const,
       { timeout: 30_000 },
     );
-    months.push(performance.now() - t0);
-  }
+    return performance.now() - t0;
+  };
+  const months: number[] = [];
+  for (let i = 0; i < MONTH_RUNS; i++) months.push(await nextMonth(true));
   if (cdp && profilePath) {
     const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
     writeFileSync(profilePath, JSON.stringify(profile));
     console.log(`The page's CPU profile over the months: ${profilePath}`);
   }
+
+  // The same months again, backwards (each month read once more as it comes into reach).
+  const previousMonths: number[] = [];
+  for (let i = 0; i < MONTH_RUNS - 1; i++)
+    previousMonths.push(await nextMonth(true, 'Previous Month'));
+  for (let i = 0; i < MONTH_RUNS - 1; i++) await nextMonth(true);
+
+  // The second floor: FullCalendar's empty month on the same page (the months after the
+  // timetable's year: the same click, live query and grid, with nothing to draw in it).
+  for (let i = 0; i < 2; i++) await nextMonth(false);
+  const emptyMonths: number[] = [];
+  for (let i = 0; i < MONTH_RUNS; i++) emptyMonths.push(await nextMonth(false));
+  const emptyEvents = await page.locator('.fc-event').count();
 
   // The floor: the same number of records (a month's class times) read straight from the
   // replica's IndexedDB store, in the page.
@@ -338,13 +354,31 @@ async function monthView(url: string) {
         '1.00×',
       ],
       [
+        "FullCalendar's empty month on the page (floor)",
+        fmt(median(emptyMonths), 1),
+        fmt(percentile(emptyMonths, 95), 1),
+        ratio(median(emptyMonths) / median(floor.times)),
+      ],
+      [
         'Next month → drawn (live query + FullCalendar)',
         fmt(median(months), 1),
         fmt(percentile(months, 95), 1),
         ratio(median(months) / median(floor.times)),
       ],
+      [
+        'Previous month → drawn (the same months backwards)',
+        fmt(median(previousMonths), 1),
+        fmt(percentile(previousMonths, 95), 1),
+        ratio(median(previousMonths) / median(floor.times)),
+      ],
     ],
   );
+  console.log(
+    `Next month against the empty month: ${ratio(median(months) / median(emptyMonths))} (${fmt(median(months) - median(emptyMonths), 1)} ms more; ${emptyEvents} events in the last empty month).`,
+  );
+  console.log(`Each month, ms: ${months.map((ms) => fmt(ms)).join(', ')}`);
+  console.log(`Each previous month, ms: ${previousMonths.map((ms) => fmt(ms)).join(', ')}`);
+  console.log(`Each empty month, ms: ${emptyMonths.map((ms) => fmt(ms)).join(', ')}`);
   if (floor.error) console.log(`Floor not measured: ${floor.error}`);
   else console.log(`Floor read from ${floor.store}.`);
 }
