@@ -36,7 +36,7 @@ describe('CSV import', () => {
     const email = (name: string) => `${name}-${suffix}@example.test`;
     const rows = [
       'firstName,lastName,email,phoneNumber',
-      `Ada,Import${suffix},${email('ada')},555 0101`,
+      `Ada,Import${suffix},${email('ada')},(201) 555-0101`,
       `,Import${suffix},${email('nofirst')}`,
       `"Grace, Jr.",Import${suffix},${email('grace')}`,
       `Linus,Import${suffix},not-an-email`,

@@ -41,7 +41,7 @@ const ROWS = 100_000;
 function fileOf(prefix: string): Buffer {
   const lines = ['firstName,lastName,email,phoneNumber'];
   for (let i = 0; i < ROWS; i++)
-    lines.push(`First${i},"Last, ${i}",${prefix}-${i}@example.test,+1 555 ${String(i).padStart(7, '0')}`);
+    lines.push(`First${i},"Last, ${i}",${prefix}-${i}@example.test,+1 201 555 ${String(i % 10000).padStart(4, '0')}`);
   return Buffer.from(lines.join('\r\n'));
 }
 
@@ -84,7 +84,7 @@ async function serverImport() {
     email: `copied-${i}@example.test`,
     first: `First${i}`,
     last: `Last, ${i}`,
-    phone: `+1 555 ${String(i).padStart(7, '0')}`,
+    phone: `+1 201 555 ${String(i % 10000).padStart(4, '0')}`,
   }));
   const tsv = (rows: string[][]) =>
     Readable.from(rows.map((cells) => `${cells.map((c) => c.replace(/[\\\t\n]/g, ' ')).join('\t')}\n`));

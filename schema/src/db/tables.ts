@@ -21,49 +21,56 @@ import {
 
 const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
 
-export const users = pgTable('users', {
-  id: uuid('id').primaryKey().defaultRandom(),
-  /** Lower-cased; null for a child account without an email. */
-  email: text('email').unique(),
-  username: text('username').unique(),
-  passwordHash: text('password_hash'),
-  firstName: text('first_name').notNull(),
-  lastName: text('last_name').notNull(),
-  middleName: text('middle_name'),
-  role: text('role', { enum: ['user', 'admin'] })
-    .notNull()
-    .default('user'),
-  attributes: jsonb('attributes')
-    .$type<{
-      sidebarExpanded?: boolean;
-      profileAvatarImageUrl?: string | null;
-      lastProfile?: { orgId: string | null; view: 'org' | 'customer' };
-      /** Which notices the person wants pushed to their devices (settings page). */
-      notificationPreferences?: { bookings: boolean; payments: boolean; announcements: boolean };
-    }>()
-    .notNull()
-    .default({}),
-  googleSubject: text('google_subject').unique(),
-  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
-  /**
-   * When the owner of the account first proved it is theirs (signed up, set a password through
-   * an emailed link, accepted an invitation, signed in with Google). Null for an account someone
-   * else made that nobody has claimed yet; always null for a child account without an email,
-   * which stays its family's (decision 0035).
-   */
-  claimedAt: timestamp('claimed_at', { withTimezone: true }),
-  /** The organisation whose staff made this account (they act for it until it is claimed). */
-  /** Issue 14: a child's date of birth, when the family or staff gave it. */
-  dateOfBirth: date('date_of_birth', { mode: 'string' }),
-  createdByOrgId: uuid('created_by_org_id').references((): AnyPgColumn => organizations.id, {
-    onDelete: 'set null',
-  }),
-  /** The person who made this account for someone else (a guardian adding a child). */
-  createdByUserId: uuid('created_by_user_id').references((): AnyPgColumn => users.id, {
-    onDelete: 'set null',
-  }),
-  createdAt: createdAt(),
-});
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** Lower-cased; null for a child account without an email. */
+    email: text('email').unique(),
+    username: text('username').unique(),
+    passwordHash: text('password_hash'),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    middleName: text('middle_name'),
+    role: text('role', { enum: ['user', 'admin'] })
+      .notNull()
+      .default('user'),
+    attributes: jsonb('attributes')
+      .$type<{
+        sidebarExpanded?: boolean;
+        profileAvatarImageUrl?: string | null;
+        lastProfile?: { orgId: string | null; view: 'org' | 'customer' };
+        /** Which notices the person wants pushed to their devices (settings page). */
+        notificationPreferences?: { bookings: boolean; payments: boolean; announcements: boolean };
+      }>()
+      .notNull()
+      .default({}),
+    googleSubject: text('google_subject').unique(),
+    emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+    /**
+     * When the owner of the account first proved it is theirs (signed up, set a password through
+     * an emailed link, accepted an invitation, signed in with Google). Null for an account someone
+     * else made that nobody has claimed yet; always null for a child account without an email,
+     * which stays its family's (decision 0035).
+     */
+    claimedAt: timestamp('claimed_at', { withTimezone: true }),
+    /** The organisation whose staff made this account (they act for it until it is claimed). */
+    /** Issue 14: a child's date of birth, when the family or staff gave it. */
+    dateOfBirth: date('date_of_birth', { mode: 'string' }),
+    createdByOrgId: uuid('created_by_org_id').references((): AnyPgColumn => organizations.id, {
+      onDelete: 'set null',
+    }),
+    /** The person who made this account for someone else (a guardian adding a child). */
+    createdByUserId: uuid('created_by_user_id').references((): AnyPgColumn => users.id, {
+      onDelete: 'set null',
+    }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    // The CSV import finds accounts by address whatever its letter case (decision 0071).
+    index('users_email_lower').on(sql`lower(${t.email})`),
+  ],
+);
 
 export const organizations = pgTable('organizations', {
   id: uuid('id').primaryKey().defaultRandom(),

@@ -47,6 +47,14 @@ describe('reading a CSV export', () => {
     expect(readCsv('Caf\uFFFD,x')).toEqual({ ok: false, message: csvMessages.notUtf8 });
   });
 
+  it('refuses a NUL character, naming its row', () => {
+    expect(readCsv('Ann,Lee,a@x.io\r\nBo,K\u0000im,b@x.io')).toEqual({
+      ok: false,
+      message:
+        'Row 2 holds a NUL character, which no spreadsheet writes: save the file again as CSV.',
+    });
+  });
+
   it('accepts only .csv files', () => {
     expect(isCsvFileName('members.CSV')).toBe(true);
     expect(isCsvFileName('members.csv.xlsx')).toBe(false);

@@ -14,6 +14,7 @@ export const csvMessages = {
     'This file is not UTF-8 text. Save it from your spreadsheet program as “CSV UTF-8” and load it again.',
   empty: 'No data to preview',
   unclosedQuote: 'A quoted field is never closed: check the quotes on row {row}.',
+  nul: 'Row {row} holds a NUL character, which no spreadsheet writes: save the file again as CSV.',
 } as const;
 
 export type CsvRecord = {
@@ -55,6 +56,11 @@ export function decodeCsvBytes(
 export function readCsv(text: string): CsvReadResult {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (body.includes('\uFFFD')) return { ok: false, message: csvMessages.notUtf8 };
+  const nul = body.indexOf('\u0000');
+  if (nul >= 0) {
+    const row = body.slice(0, nul).split(/\r\n|\n|\r/).length;
+    return { ok: false, message: csvMessages.nul.replace('{row}', String(row)) };
+  }
   const guessed = separatorOf(body);
   const parsed = Papa.parse<string[]>(body, { delimiter: guessed, skipEmptyLines: false });
   const quoteError = parsed.errors.find((error) => error.code === 'MissingQuotes');

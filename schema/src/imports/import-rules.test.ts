@@ -15,6 +15,7 @@ const context: ImportContext = {
   ]),
   contactLists: new Map([['newsletter', { id: 'l-news' }]]),
   today: '2027-03-01',
+  country: 'US',
 };
 
 const check = (kind: ImportKind, text: string) => {
@@ -29,10 +30,16 @@ describe('the five imports', () => {
   it('customers: three columns at least, names and a valid email; a header row is skipped', () => {
     const result = check(
       'customers',
-      'firstName,lastName,email,phoneNumber\nAnn,Lee,ANN@example.com,555\n,Kim,bo@example.com\nCy,,c@x.io\nDi,Ray\nEd,Fox,not-an-email',
+      'firstName,lastName,email,phoneNumber\nAnn,Lee,ANN@example.com,(201) 555-0123\n,Kim,bo@example.com\nCy,,c@x.io\nDi,Ray\nEd,Fox,not-an-email',
     );
     expect(result.rows).toEqual([
-      { row: 2, firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', phoneNumber: '555' },
+      {
+        row: 2,
+        firstName: 'Ann',
+        lastName: 'Lee',
+        email: 'ann@example.com',
+        phoneNumber: '+12015550123',
+      },
     ]);
     expect(result.errors.map((e) => [e.row, e.message])).toEqual([
       [3, importMessages.firstNameRequired],
@@ -41,6 +48,31 @@ describe('the five imports', () => {
       [6, 'Email not-an-email is not a valid email address'],
     ]);
     expect(result.errors[0]!.cells).toEqual(['', 'Kim', 'bo@example.com']);
+  });
+
+  it('customers: as Add customer takes them — names within 150 characters, a phone the country reads', () => {
+    expect(
+      messages(
+        'customers',
+        [
+          `${'A'.repeat(151)},Lee,a1@example.com`,
+          `Ann,${'L'.repeat(151)},a2@example.com`,
+          'Ann,Lee,a3@example.com,555',
+          `Ann,Lee,a4@example.com,${'9'.repeat(41)}`,
+          'Ann,Lee,a5@example.com,+44 20 7946 0958',
+        ].join('\n'),
+      ),
+    ).toEqual([
+      [1, 'First name is too long: at most 150 characters'],
+      [2, 'Last name is too long: at most 150 characters'],
+      [3, importMessages.phoneInvalid],
+      [4, importMessages.phoneInvalid],
+    ]);
+    const [row] = check('customers', 'Ann,Lee,a5@example.com,+44 20 7946 0958').rows;
+    expect(row && 'phoneNumber' in row && row.phoneNumber).toBe('+442079460958');
+    expect(messages('tags', `ann@example.com,${'t'.repeat(61)}`)).toEqual([
+      [1, 'Tag name is too long: at most 60 characters'],
+    ]);
   });
 
   it('customers: an address a second time is refused with the row it is on first, whatever its case', () => {

@@ -1,4 +1,9 @@
+import type { CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
+import { PERSON_NAME_MAX } from '../app/constants.ts';
+import { crmMessages } from '../crm/crm.messages.ts';
+import { TAG_MAX_LENGTH } from '../crm/customer-tag.zod.ts';
+import { normalisePhone, PHONE_INPUT_MAX } from '../crm/phone.rules.ts';
 import { isDayKey, type DayKey } from '../time-tracking/org-calendar.ts';
 import type { CsvRecord } from './csv.ts';
 
@@ -71,6 +76,10 @@ export const importMessages = {
   // Ours, where the spec names a rule without its words.
   tooFewColumns: 'This row has {n}; at least {min} columns are needed.',
   firstNameRequired: 'First name is required',
+  firstNameTooLong: `First name is too long: at most ${PERSON_NAME_MAX} characters`,
+  lastNameTooLong: `Last name is too long: at most ${PERSON_NAME_MAX} characters`,
+  phoneInvalid: crmMessages.invalidPhone,
+  tagTooLong: `Tag name is too long: at most ${TAG_MAX_LENGTH} characters`,
   lastNameRequired: 'Last name is required',
   emailRequired: 'Email is required',
   emailInvalid: 'Email {x} is not a valid email address',
@@ -100,6 +109,8 @@ export type ImportContext = {
   contactLists: ReadonlyMap<string, { id: string }>;
   /** Today in the organisation's zone. */
   today: DayKey;
+  /** The organisation's country: a phone without its country code is read as one of its. */
+  country: CountryCode;
 };
 
 export type RowError = { row: number; message: string; cells: string[] };
@@ -199,7 +210,7 @@ function checkRow(
   const cell = (i: number) => cells[i]?.trim() ?? '';
   switch (kind) {
     case 'customers':
-      return customerRow(cell);
+      return customerRow(cell, context);
     case 'assignments':
       return assignmentRow(cell, context);
     case 'credits':
@@ -213,13 +224,25 @@ function checkRow(
 
 type Cell = (i: number) => string;
 
-function customerRow(cell: Cell): Checked<CustomerRow> {
-  const [firstName, lastName, email, phoneNumber] = [cell(0), cell(1), cell(2), cell(3)];
+/**
+ * A customer as Add customer would take them: names within what a roster document holds, a
+ * valid address, and a phone the organisation's country reads (stored in E.164, as typed ones).
+ */
+function customerRow(cell: Cell, context: ImportContext): Checked<CustomerRow> {
+  const [firstName, lastName, email, phone] = [cell(0), cell(1), cell(2), cell(3)];
   if (!firstName) return { message: importMessages.firstNameRequired };
+  if (firstName.length > PERSON_NAME_MAX) return { message: importMessages.firstNameTooLong };
   if (!lastName) return { message: importMessages.lastNameRequired };
+  if (lastName.length > PERSON_NAME_MAX) return { message: importMessages.lastNameTooLong };
   if (!email) return { message: importMessages.emailRequired };
-  if (!emailFormat.safeParse(email).success)
-    return { message: say(importMessages.emailInvalid, { x: email }) };
+  if (email.length > 320 || !emailFormat.safeParse(email).success)
+    return { message: say(importMessages.emailInvalid, { x: email.slice(0, 80) }) };
+  let phoneNumber = '';
+  if (phone !== '') {
+    const stored = phone.length <= PHONE_INPUT_MAX ? normalisePhone(phone, context.country) : null;
+    if (!stored) return { message: importMessages.phoneInvalid };
+    phoneNumber = stored;
+  }
   return { value: { firstName, lastName, email: email.toLowerCase(), phoneNumber } };
 }
 
@@ -303,6 +326,7 @@ function tagRow(cell: Cell, context: ImportContext): Checked<TagRow> {
   if ('message' in email) return email;
   const tagName = cell(1);
   if (!tagName) return { message: importMessages.tagRequired };
+  if (tagName.length > TAG_MAX_LENGTH) return { message: importMessages.tagTooLong };
   if (tagName.includes(',')) return { message: importMessages.tagComma };
   return { value: { email: email.value, tagName } };
 }

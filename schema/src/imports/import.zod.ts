@@ -81,5 +81,7 @@ export const importTexts = {
   chunkOutOfOrder: 'This part of the file arrived out of order. Start the import again.',
   tooLarge: 'This part of the file is larger than the import said its file was.',
   incomplete: 'The file has not fully arrived yet.',
+  tooManyOpen:
+    'You are sending three files already. Let one of them finish, or start again in an hour.',
   failed: 'The import stopped and nothing was written. Try again; if it happens again, contact us.',
 } as const;

@@ -29,7 +29,8 @@ export async function insertImportedAccounts(
       select i.email, i.first_name, i.last_name, null, ${orgId}::uuid
       from json_to_recordset(${JSON.stringify(rows.map(asRecord))}::json)
         as i(email text, first_name text, last_name text, phone text)
-      where not exists (select 1 from users u where u.email = i.email)
+      -- lower(): an address stored with capitals (no writer stores one) is the same account.
+      where not exists (select 1 from users u where lower(u.email) = i.email)
       on conflict (email) do nothing
       returning id, email`),
   );
@@ -79,7 +80,7 @@ export async function inviteImportedAccounts(
         true, now()
       from json_to_recordset(${JSON.stringify(rows.map(asRecord))}::json)
         as i(email text, first_name text, last_name text, phone text)
-      join users u on u.email = i.email
+      join users u on lower(u.email) = i.email
       where not (u.id = any(${`{${createdIds.join(',')}}`}::uuid[]))
       on conflict (org_id, user_id) do update set
         first_name = excluded.first_name, last_name = excluded.last_name,

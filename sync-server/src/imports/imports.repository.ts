@@ -23,6 +23,26 @@ export async function insertImport(
   return row;
 }
 
+/** The uploads this person has open (still sending) that had a chunk since `since`. */
+export async function openUploadsOf(
+  db: Db,
+  who: { orgId: string; userId: string },
+  since: Date,
+): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(importJobs)
+    .where(
+      and(
+        eq(importJobs.orgId, who.orgId),
+        eq(importJobs.createdByUserId, who.userId),
+        eq(importJobs.status, 'uploading'),
+        sql`${importJobs.updatedAt} > ${since.toISOString()}::timestamptz`,
+      ),
+    );
+  return row?.n ?? 0;
+}
+
 /** An import of this organisation, by id; another organisation's id finds nothing. */
 export async function findImport(db: Db | Tx, orgId: string, id: string) {
   const [row] = await db
@@ -109,9 +129,14 @@ export async function updateImport(
  */
 export async function dropUnreadChunks(db: Db, before: Date): Promise<number> {
   const rows = await db.execute(sql`
+    with abandoned as (
+      update import_jobs set status = 'failed', failure_message = 'The file stopped arriving.',
+        finished_at = now(), updated_at = now()
+      where status = 'uploading' and updated_at < ${before.toISOString()}::timestamptz
+      returning id)
     delete from import_chunks c using import_jobs i
     where i.id = c.import_id
-      and (i.status in ('done', 'refused', 'failed') or (i.status = 'uploading' and i.updated_at < ${before.toISOString()}::timestamptz))
+      and (i.status in ('done', 'refused', 'failed') or i.id in (select id from abandoned))
     returning c.import_id`);
   const list = Array.isArray(rows) ? rows : ((rows as { rows?: unknown[] }).rows ?? []);
   return new Set((list as Array<{ import_id: string }>).map((row) => row.import_id)).size;

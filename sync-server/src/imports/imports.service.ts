@@ -17,9 +17,9 @@ import {
   type ImportStatus,
 } from '@platform/schema/imports/import.zod';
 import { importKinds } from '@platform/schema/imports/import-rules';
-import { dayKeyOf, orgTimeZone } from '@platform/schema/time-tracking/org-calendar';
+import { dayKeyOf } from '@platform/schema/time-tracking/org-calendar';
 import type { Database, Db, Tx } from '../db/open-database.ts';
-import { findOrganization } from '../organizations/organizations.service.ts';
+import { organizationRegion } from '../organizations/organizations.service.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { Conflict, Forbidden, NotFound, ValidationFailed } from '../plugins/domain-errors.ts';
 import { requireSession } from '../plugins/session.ts';
@@ -41,6 +41,10 @@ import * as repo from './imports.repository.ts';
 
 /** Staff of one organisation, with what they may import. */
 export type Importer = { orgId: string; userId: string; claims: readonly string[] };
+
+/** Uploads one person may have open at once, and how long one waits for its next chunk. */
+const MAX_OPEN_UPLOADS = 3;
+const ABANDONED_MS = 60 * 60 * 1000;
 
 /** Rows written per statement; between batches the progress is told (PostgreSQL). */
 const BATCH_ROWS = 5000;
@@ -71,6 +75,10 @@ export async function createImport(
   input: CreateImportRequest,
 ): Promise<{ id: string; chunkBytes: number }> {
   requireKind(importer, input.kind);
+  // Each open upload may hold up to 100 MB until it runs: a person sends a few at a time, and
+  // one left an hour without a chunk is abandoned (the prune removes it).
+  const open = await repo.openUploadsOf(database.db, importer, new Date(Date.now() - ABANDONED_MS));
+  if (open >= MAX_OPEN_UPLOADS) throw new Conflict(importTexts.tooManyOpen);
   const row = await repo.insertImport(database.db, {
     orgId: importer.orgId,
     kind: input.kind,
@@ -134,7 +142,13 @@ export async function importStatus(db: Db, importer: Importer, id: string) {
 
 export async function listImports(db: Db, importer: Importer) {
   const kinds = importKinds.filter((kind) => mayImport(importer.claims, kind));
-  return { imports: (await repo.latestImports(db, importer.orgId, kinds)).map(toStatus) };
+  // The list says how each ended; the bad rows are read on the import itself.
+  return {
+    imports: (await repo.latestImports(db, importer.orgId, kinds)).map((row) => ({
+      ...toStatus(row),
+      rowErrors: [],
+    })),
+  };
 }
 
 function toStatus(row: repo.ImportRow): ImportStatus {
@@ -178,17 +192,21 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
     rowErrors?: RowError[];
     rowsTotal?: number;
   }) => {
-    await repo.deleteChunks(db, importId);
     await repo.updateImport(db, importId, {
       status: 'refused',
       failureMessage: values.failureMessage ?? null,
-      rowErrors: (values.rowErrors ?? []).slice(0, MAX_KEPT_ROW_ERRORS),
+      rowErrors: keptErrors(values.rowErrors ?? []),
       ...(values.rowsTotal !== undefined ? { rowsTotal: values.rowsTotal } : {}),
       finishedAt: new Date(),
     });
+    await repo.deleteChunks(db, importId);
   };
   try {
-    const decoded = decodeCsvBytes(Buffer.concat(await repo.chunksOf(db, importId)));
+    const region = await organizationRegion(db, row.orgId);
+    const bytes = Buffer.concat(await repo.chunksOf(db, importId));
+    // Fewer bytes than started with: the chunks went (a run before this one ended it).
+    if (bytes.length !== row.totalBytes) throw new Error('the import file is not whole');
+    const decoded = decodeCsvBytes(bytes);
     if (!decoded.ok) return await refuse({ failureMessage: decoded.message });
     const read = readCsv(decoded.text);
     if (!read.ok) return await refuse({ failureMessage: read.message });
@@ -197,14 +215,19 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
       // What the imports not built yet would need (import-access.ts): none reaches here.
       products: new Map(),
       contactLists: new Map(),
-      today: dayKeyOf(
-        Date.now(),
-        orgTimeZone((await findOrganization(db, row.orgId))?.attributes.timezone),
-      ),
+      today: dayKeyOf(Date.now(), region.timeZone),
+      country: region.country,
     });
     const rowsTotal = checked.rows.length + checked.errors.length;
     if (checked.errors.length > 0) return await refuse({ rowErrors: checked.errors, rowsTotal });
     await repo.updateImport(db, importId, { rowsTotal });
+    // In the order of their addresses: two imports naming the same new people (in two
+    // organisations, each under its own lock) take the account rows' locks in one order and
+    // never deadlock each other.
+    if (row.kind === 'customers')
+      (checked.rows as Array<{ email: string }>).sort((a, b) =>
+        a.email < b.email ? -1 : a.email > b.email ? 1 : 0,
+      );
     const cellsOf = new Map(read.records.map((record) => [record.row, record.cells]));
     await db.transaction(async (tx) => {
       // One import of an organisation writes at a time (two files naming one new address), and
@@ -250,16 +273,41 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
   } catch (error) {
     if (error instanceof TooManyTags) return await refuse({ rowErrors: error.rowErrors });
     deps.log.error({ err: error, importId }, 'import failed; nothing was written');
-    await repo.deleteChunks(db, importId);
-    await repo.updateImport(db, importId, {
-      status: 'failed',
-      failureMessage: importTexts.failed,
-      rowsDone: 0,
-      finishedAt: new Date(),
-    });
+    await failImport(db, importId);
   }
 }
 
-/** The prune job's part: chunks no job will read (an import ended, an upload left a day). */
+/** The import ended without writing anything: said so, and its file is let go. */
+export async function failImport(db: Db, importId: string): Promise<void> {
+  await repo.updateImport(db, importId, {
+    status: 'failed',
+    failureMessage: importTexts.failed,
+    rowsDone: 0,
+    finishedAt: new Date(),
+  });
+  await repo.deleteChunks(db, importId);
+}
+
+/**
+ * The job failed for good (its retries used up): an import it left queued or running is failed,
+ * never left "importing" for ever.
+ */
+export async function abandonImport(db: Db, importId: string): Promise<void> {
+  const row = await db.transaction((tx) => repo.lockImport(tx, importId));
+  if (row && (row.status === 'queued' || row.status === 'running')) await failImport(db, importId);
+}
+
+/** The bad rows kept on the record: at most 1,000, each cut to what a screen shows. */
+function keptErrors(errors: RowError[]): RowError[] {
+  return errors.slice(0, MAX_KEPT_ROW_ERRORS).map((error) => ({
+    row: error.row,
+    message: error.message.slice(0, 300),
+    cells: error.cells
+      .slice(0, 12)
+      .map((cell) => (cell.length > 100 ? `${cell.slice(0, 100)}…` : cell)),
+  }));
+}
+
+/** The prune job's part: chunks no job will read (an import ended, an upload left an hour). */
 export const pruneImportChunks = (db: Db, now: number) =>
-  repo.dropUnreadChunks(db, new Date(now - 24 * 60 * 60 * 1000));
+  repo.dropUnreadChunks(db, new Date(now - ABANDONED_MS));

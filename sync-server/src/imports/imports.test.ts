@@ -64,7 +64,7 @@ describe.each(testDatabaseKinds)('CSV imports on %s', (kind) => {
     const [a, b] = [uniqueEmail('ann'), uniqueEmail('bo')];
     const file = [
       'firstName,lastName,email,phoneNumber',
-      `Ann,Lee,${a.toUpperCase()},555 0100`,
+      `Ann,Lee,${a.toUpperCase()},(201) 555-0100`,
       `"Bo, Jr.",Kim,${b},`,
       `Typed,Name,${known.email}`,
     ].join('\r\n');
@@ -84,7 +84,11 @@ describe.each(testDatabaseKinds)('CSV imports on %s', (kind) => {
       .select()
       .from(rosterItems)
       .where(and(eq(rosterItems.orgId, org), eq(rosterItems.userId, ann!.id)));
-    expect(annItem).toMatchObject({ phone: '555 0100', invitationPending: true, deleted: false });
+    expect(annItem).toMatchObject({
+      phone: '+12015550100',
+      invitationPending: true,
+      deleted: false,
+    });
     const [bo] = await t.db.select().from(users).where(eq(users.email, b));
     expect(bo!.firstName).toBe('Bo, Jr.');
     // The stranger's account keeps its names; the list says what the file typed; no membership.

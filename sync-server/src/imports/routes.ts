@@ -10,6 +10,7 @@ import {
   importListSchema,
   importStatusSchema,
 } from '@platform/schema/imports/import.zod';
+import { ValidationFailed } from '../plugins/domain-errors.ts';
 import { sessionFirst } from '../plugins/session.ts';
 import {
   createImport,
@@ -59,8 +60,10 @@ export async function importRoutes(app: FastifyInstance) {
     },
     async (request) => {
       const importer = await requireImporter(request);
-      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      return receiveChunk(app.db, importer, request.params.id, request.params.seq, body);
+      // The file's bytes only: a body read as text or JSON is not what was sent.
+      if (!Buffer.isBuffer(request.body))
+        throw new ValidationFailed('Send the file’s bytes as application/octet-stream.');
+      return receiveChunk(app.db, importer, request.params.id, request.params.seq, request.body);
     },
   );
 
@@ -76,7 +79,10 @@ export async function importRoutes(app: FastifyInstance) {
 
   api.get(
     '/api/imports/:id',
-    { schema: { params: importIdParamsSchema, response: { 200: importStatusSchema } } },
+    {
+      schema: { params: importIdParamsSchema, response: { 200: importStatusSchema } },
+      preValidation: sessionFirst,
+    },
     async (request) => importStatus(app.db, await requireImporter(request), request.params.id),
   );
 

@@ -4,7 +4,7 @@ import type { MailTransport } from '../adapters/mailer/port.ts';
 import { requestPasswordReset } from '../auth/password-reset.service.ts';
 import { queueBookingReminders, sendBookingNotices } from '../bookings/booking-notice.service.ts';
 import { runExport } from '../exports/exports.service.ts';
-import { runImport } from '../imports/imports.service.ts';
+import { abandonImport, runImport } from '../imports/imports.service.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
 import { queueBookingRefunds, refundBookingPayment } from '../payments/booking-payments.service.ts';
 import { sendBookingPaymentNotice } from '../payments/booking-payment-notice.service.ts';
@@ -78,8 +78,10 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
     const queued = await queueBookingRefunds(db, jobs, { processor: app.paymentProcessor });
     if (queued > 0) app.log.info({ queued }, 'booking refunds queued');
   });
-  jobs.handle('csv-import', (payload) =>
-    runImport({ database: app.database, log: app.log }, payload.importId),
+  jobs.handle(
+    'csv-import',
+    (payload) => runImport({ database: app.database, log: app.log }, payload.importId),
+    (payload) => abandonImport(db, payload.importId),
   );
   jobs.handle('org-export', (payload) => runExport({ db, log: app.log }, payload.exportId));
   jobs.handle('prune', async () => {

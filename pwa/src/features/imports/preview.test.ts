@@ -14,6 +14,7 @@ const context = {
   products: new Map(),
   contactLists: new Map(),
   today: '2026-11-28',
+  country: 'US' as const,
 };
 
 describe('the import preview', () => {

@@ -13,6 +13,7 @@ import { importSettled, type ImportStatus } from '@platform/schema/imports/impor
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { localToday } from '../../../lib/local-today.ts';
+import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
 import { getImport, listImports } from '../api/imports.ts';
@@ -41,6 +42,7 @@ export function ImportPage() {
   const online = useOnlineStatus();
   const { sync } = useAccountSync();
   const queryClient = useQueryClient();
+  const { country } = useOrgFormat().region;
   const kinds = importKinds.filter((kind) => mayImport(user.claims, kind));
   const [kind, setKind] = useState<ImportKind>(kinds[0] ?? 'customers');
   const [text, setText] = useState('');
@@ -117,6 +119,7 @@ export function ImportPage() {
         products: new Map(),
         contactLists: new Map(),
         today: localToday(),
+        country,
       });
       if (!result.ok) setProblem(result.message);
       else setPreview(result);
