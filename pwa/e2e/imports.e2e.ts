@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { rosterItems } from '@platform/schema/db';
@@ -152,4 +154,43 @@ describe('CSV import', () => {
     );
     await context.close();
   }, 120_000);
+
+  it('the owner exports everything as one zip; a parent downloads their own data', async () => {
+    const context = await env.browser.newContext({
+      viewport: { width: 390, height: 844 },
+      acceptDownloads: true,
+    });
+    const page = await context.newPage();
+    await logIn(page, env.server.url, demoLogins.owner.email);
+    await page.goto(`${env.server.url}/dashboard/organization-management`);
+    const section = page.getByRole('region', { name: 'Export all data' });
+    await section.getByRole('button', { name: 'Export all data' }).click();
+    const download = section.getByRole('link', { name: /^Download \(\d+\.\d MB\)$/ });
+    await download.waitFor({ timeout: 60_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    await page.screenshot({ path: '/tmp/export-390.png', fullPage: true });
+    const [file] = await Promise.all([page.waitForEvent('download'), download.click()]);
+    const zip = unzipSync(new Uint8Array(readFileSync((await file.path())!)));
+    expect(Object.keys(zip)).toEqual(expect.arrayContaining(['customers.csv', 'everything.json']));
+    expect(strFromU8(zip['customers.csv']!).split('\r\n')[0]).toBe(
+      'firstName,lastName,email,phoneNumber',
+    );
+    await context.close();
+
+    const parentContext = await env.browser.newContext({ acceptDownloads: true });
+    const parent = await parentContext.newPage();
+    await logIn(parent, env.server.url, demoLogins.parent.email);
+    await parent.goto(
+      `${env.server.url}/dashboard-customer/${env.server.seed.zipperOrgId}/settings`,
+    );
+    const mine = parent.getByRole('link', { name: 'Download my data' });
+    const [data] = await Promise.all([parent.waitForEvent('download'), mine.click()]);
+    const json = JSON.parse(readFileSync((await data.path())!, 'utf8')) as {
+      profile: { email: string };
+      family: Array<{ firstName: string }>;
+    };
+    expect(json.profile.email).toBe(demoLogins.parent.email);
+    expect(json.family.map((m) => m.firstName)).toContain('Casey');
+    await parentContext.close();
+  }, 180_000);
 });

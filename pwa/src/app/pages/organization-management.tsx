@@ -1,3 +1,4 @@
+import { ExportSection } from '../../features/imports/components/export-section.tsx';
 import { SendTestNotificationButton } from '../../features/notifications/components/send-test-notification-button.tsx';
 import { OrganizationManagementPage } from '../../features/organizations/pages/organization-management-page.tsx';
 import { TeamSection } from '../../features/team/components/team-section.tsx';
@@ -11,6 +12,7 @@ export function OrganizationManagement() {
   return (
     <OrganizationManagementPage
       team={<TeamSection />}
+      exportData={<ExportSection />}
       testNotification={(orgId) => <SendTestNotificationButton orgId={orgId} />}
     />
   );

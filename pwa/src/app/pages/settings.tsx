@@ -1,4 +1,5 @@
 import { FamilySection } from '../../features/families/components/family-section.tsx';
+import { MyDataSection } from '../../features/imports/components/my-data-section.tsx';
 import { KioskPinSection } from '../../features/kiosk/components/kiosk-pin-section.tsx';
 import { TurnOnNotificationsButton } from '../../features/notifications/components/turn-on-notifications-button.tsx';
 import { RequestsSection } from '../../features/requests/components/requests-section.tsx';
@@ -38,8 +39,14 @@ export function Settings() {
       }
       notificationsAction={<TurnOnNotificationsButton userId={user.id} />}
       family={family}
-      // Staff clock in at the front-desk kiosk with a PIN of their own.
-      extraSections={tracksTime ? <KioskPinSection /> : undefined}
+      // Staff clock in at the front-desk kiosk with a PIN of their own; everyone may take their
+      // own data with them.
+      extraSections={
+        <>
+          {tracksTime && <KioskPinSection />}
+          <MyDataSection />
+        </>
+      }
     />
   );
 }

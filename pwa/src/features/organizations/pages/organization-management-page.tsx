@@ -18,9 +18,12 @@ import '../organizations.css';
 export function OrganizationManagementPage({
   team,
   testNotification,
+  exportData,
 }: {
   team?: ReactNode;
   testNotification?: (orgId: string) => ReactNode;
+  /** 'Export all data' (features/imports), for staff with manage-org-settings. */
+  exportData?: ReactNode;
 }) {
   const user = useSignedInUser();
   const orgId = user.org?.id ?? '';
@@ -67,6 +70,7 @@ export function OrganizationManagementPage({
         </>
       )}
       {mayStaff && team}
+      {user.claims.includes('manage-org-settings') && orgId && exportData}
       {user.claims.includes('manage-org-settings') && orgId && (
         <section className="card" aria-labelledby="waiver-heading">
           <h2 id="waiver-heading">Waiver of liability</h2>
