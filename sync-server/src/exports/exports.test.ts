@@ -3,7 +3,6 @@ import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { auditLog, exportChunks, exportJobs, users } from '@platform/schema/db';
 import { exportTexts, type ExportStatus } from '@platform/schema/imports/export.zod';
-import type { ImportStatus } from '@platform/schema/imports/import.zod';
 import { claims as allClaims } from '@platform/schema/organizations/claims';
 import { seedFamilies } from '../families/families.fixtures.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
@@ -15,7 +14,8 @@ import {
   uniqueEmail,
 } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
-import { drainJobs, waitFor } from '../testing/job-fixtures.ts';
+import { waitFor } from '../testing/job-fixtures.ts';
+import { importCalls } from '../testing/import-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
@@ -68,26 +68,8 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
       return status.status === 'done' || status.status === 'failed' ? status : undefined;
     });
 
-  async function importInto(jar: CookieJar, kind: string, text: string): Promise<ImportStatus> {
-    const bytes = Buffer.from(text);
-    const { id } = (
-      await t.app.inject({
-        method: 'POST',
-        url: '/api/imports',
-        headers: jar.headers(),
-        payload: { kind, fileName: `${kind}.csv`, totalBytes: bytes.length },
-      })
-    ).json<{ id: string }>();
-    await t.app.inject({
-      method: 'PUT',
-      url: `/api/imports/${id}/chunks/0`,
-      headers: { ...jar.headers(), 'content-type': 'application/octet-stream' },
-      payload: bytes,
-    });
-    await t.app.inject({ method: 'POST', url: `/api/imports/${id}/start`, headers: jar.headers() });
-    await drainJobs(t.app);
-    return (await get(jar, `/api/imports/${id}`)).json<ImportStatus>();
-  }
+  const importInto = (jar: CookieJar, kind: string, text: string) =>
+    importCalls(t.app).importFile(jar, kind, text, 1024 * 1024);
 
   /** A new organisation and its owner, signed in. */
   async function newOrg() {

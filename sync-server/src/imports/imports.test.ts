@@ -7,6 +7,7 @@ import { seedFamilies } from '../families/families.fixtures.ts';
 import { addMembership, insertTestUser, logInAs, uniqueEmail } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
+import { importCalls } from '../testing/import-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
@@ -20,40 +21,14 @@ describe.each(testDatabaseKinds)('CSV imports on %s', (kind) => {
   }, 60_000);
   afterAll(() => t.close());
 
-  const create = (jar: CookieJar, body: Record<string, unknown>) =>
-    t.app.inject({ method: 'POST', url: '/api/imports', headers: jar.headers(), payload: body });
+  const calls = () => importCalls(t.app);
+  const create = (jar: CookieJar, body: Record<string, unknown>) => calls().create(jar, body);
   const putChunk = (jar: CookieJar, id: string, seq: number, bytes: Buffer) =>
-    t.app.inject({
-      method: 'PUT',
-      url: `/api/imports/${id}/chunks/${seq}`,
-      headers: { ...jar.headers(), 'content-type': 'application/octet-stream' },
-      payload: bytes,
-    });
-  const start = (jar: CookieJar, id: string) =>
-    t.app.inject({ method: 'POST', url: `/api/imports/${id}/start`, headers: jar.headers() });
-  const status = (jar: CookieJar, id: string) =>
-    t.app.inject({ method: 'GET', url: `/api/imports/${id}`, headers: jar.headers() });
-
-  /** Creates an import, sends the file in chunks of `chunk` bytes, starts it, runs the job. */
-  async function importFile(
-    jar: CookieJar,
-    kind: string,
-    text: string | Buffer,
-    chunk = 64,
-  ): Promise<ImportStatus> {
-    const bytes = typeof text === 'string' ? Buffer.from(text, 'utf8') : text;
-    const created = await create(jar, { kind, fileName: 'people.csv', totalBytes: bytes.length });
-    expect(created.statusCode, created.body).toBe(201);
-    const { id } = created.json<{ id: string }>();
-    for (let seq = 0; seq * chunk < bytes.length; seq++) {
-      const sent = await putChunk(jar, id, seq, bytes.subarray(seq * chunk, (seq + 1) * chunk));
-      expect(sent.statusCode, sent.body).toBe(200);
-    }
-    const started = await start(jar, id);
-    expect(started.statusCode, started.body).toBe(200);
-    await drainJobs(t.app);
-    return (await status(jar, id)).json<ImportStatus>();
-  }
+    calls().putChunk(jar, id, seq, bytes);
+  const start = (jar: CookieJar, id: string) => calls().start(jar, id);
+  const status = (jar: CookieJar, id: string) => calls().status(jar, id);
+  const importFile = (jar: CookieJar, kind: string, text: string | Buffer, chunk?: number) =>
+    calls().importFile(jar, kind, text, chunk);
 
   const rosterCount = async (orgId: string) =>
     (await t.db.select({ n: count() }).from(rosterItems).where(eq(rosterItems.orgId, orgId)))[0]!.n;
