@@ -192,14 +192,13 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
     rowErrors?: RowError[];
     rowsTotal?: number;
   }) => {
-    await repo.updateImport(db, importId, {
+    await settle(db, importId, {
       status: 'refused',
       failureMessage: values.failureMessage ?? null,
       rowErrors: keptErrors(values.rowErrors ?? []),
       ...(values.rowsTotal !== undefined ? { rowsTotal: values.rowsTotal } : {}),
       finishedAt: new Date(),
     });
-    await repo.deleteChunks(db, importId);
   };
   try {
     const region = await organizationRegion(db, row.orgId);
@@ -279,22 +278,32 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
 
 /** The import ended without writing anything: said so, and its file is let go. */
 export async function failImport(db: Db, importId: string): Promise<void> {
-  await repo.updateImport(db, importId, {
+  await settle(db, importId, {
     status: 'failed',
     failureMessage: importTexts.failed,
     rowsDone: 0,
     finishedAt: new Date(),
   });
-  await repo.deleteChunks(db, importId);
 }
 
 /**
  * The job failed for good (its retries used up): an import it left queued or running is failed,
  * never left "importing" for ever.
  */
-export async function abandonImport(db: Db, importId: string): Promise<void> {
-  const row = await db.transaction((tx) => repo.lockImport(tx, importId));
-  if (row && (row.status === 'queued' || row.status === 'running')) await failImport(db, importId);
+export const abandonImport = failImport;
+
+/**
+ * How an import ended, written only while it is still queued or running — a second run (a
+ * retry after a lost lease) that fails after the first one finished never undoes "done" — and
+ * its file let go, in the same transaction.
+ */
+async function settle(db: Db, importId: string, values: Parameters<typeof repo.updateImport>[2]) {
+  await db.transaction(async (tx) => {
+    const row = await repo.lockImport(tx, importId);
+    if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
+    await repo.updateImport(tx, importId, values);
+    await repo.deleteChunks(tx, importId);
+  });
 }
 
 /** The bad rows kept on the record: at most 1,000, each cut to what a screen shows. */

@@ -8,6 +8,7 @@ import { addMembership, insertTestUser, logInAs, uniqueEmail } from '../testing/
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
 import { importCalls } from '../testing/import-fixtures.ts';
+import { failImport } from './imports.service.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
@@ -150,6 +151,16 @@ describe.each(testDatabaseKinds)('CSV imports on %s', (kind) => {
     expect(await rosterCount(f.org.id)).toBe(before);
     expect((await t.db.select({ n: count() }).from(users))[0]!.n).toBe(usersBefore);
   }, 120_000);
+
+  it('an import that ended stays as it ended: a late run failing (its lease lost) never undoes done', async () => {
+    const done = await importFile(f.manager.jar, 'customers', `Lia,Late,${uniqueEmail('late')}`);
+    expect(done.status).toBe('done');
+    await failImport(t.db, done.id);
+    expect((await status(f.manager.jar, done.id)).json()).toMatchObject({
+      status: 'done',
+      result: { created: 1 },
+    });
+  });
 
   it('adds tags in the organisation’s spelling, never twice; a second run changes nothing', async () => {
     const [a, b] = [uniqueEmail('tag-a'), uniqueEmail('tag-b')];
