@@ -19,7 +19,12 @@ import {
   type AppointmentTypeDraft,
   type AvailabilityInput,
 } from '@platform/schema/schedule/appointments.zod';
-import { addDays, dayKeyOf, instantOfWallTime } from '@platform/schema/time-tracking/org-calendar';
+import {
+  addDays,
+  dayKeyOf,
+  instantOfWallTime,
+  startOfDay,
+} from '@platform/schema/time-tracking/org-calendar';
 import { addMembership, insertTestUser, linkChild } from '../testing/auth-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
 import {
@@ -154,7 +159,7 @@ describe(`attacks on appointments (${kind})`, () => {
     return res.json();
   }
 
-  /** Free starts with a staff member 2–9 days ahead, as a device computes them. */
+  /** Free starts with a staff member 3–9 days ahead, as a device computes them. */
   async function freeStarts(
     type: AppointmentTypeDoc,
     staffUserId: string,
@@ -174,7 +179,9 @@ describe(`attacks on appointments (${kind})`, () => {
       type,
       hours,
       busy: busy.map((r) => ({ from: r.from.getTime(), to: r.to.getTime() })),
-      window: { from: now + 2 * DAY, to: now + 9 * DAY },
+      // From the morning of a day ahead, whatever the time now: the tests ask hours after the
+      // first free start, which from an evening start would fall outside the hours.
+      window: { from: startOfDay(dayKeyOf(now + 3 * DAY, ZONE), ZONE), to: now + 9 * DAY },
       notBefore: now,
     }).map((slot) => slot.from);
   }

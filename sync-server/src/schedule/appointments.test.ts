@@ -10,6 +10,7 @@ import {
   punchCardCredits,
 } from '@platform/schema/db';
 import { bookingMessages } from '@platform/schema/bookings/booking.rules';
+import { dayKeyOf, startOfDay } from '@platform/schema/time-tracking/org-calendar';
 import {
   appointmentMessages,
   appointmentSlots,
@@ -94,7 +95,12 @@ describe.each(testDatabaseKinds)('appointments on %s', (kind) => {
   /** Free starts with the staff member, as a device computes them from the replica. */
   async function freeStarts(type: AppointmentTypeDoc, staffUserId = a.staff.id) {
     const now = Date.now();
-    const window = { from: now + 2 * 86_400_000, to: now + 9 * 86_400_000 };
+    // From the morning of a day ahead (the organisation's zone), whatever the time now: the
+    // tests ask an hour or more after the first free start.
+    const window = {
+      from: startOfDay(dayKeyOf(now + 3 * 86_400_000, 'Europe/Berlin'), 'Europe/Berlin'),
+      to: now + 9 * 86_400_000,
+    };
     const busy = await busyTimesOf(t.db, staffUserId, {
       from: new Date(window.from),
       to: new Date(window.to),
