@@ -111,6 +111,10 @@ describe('reading a CSV export', () => {
       ),
       { numRuns: 500 },
     );
+    // A formula that goes on over a line break is escaped too (papaparse's own pattern stops at one).
+    expect(writeCsv([['=1+1\nsecond line', '@SUM(1)\r\nx']])).toBe(
+      `"'=1+1\nsecond line","'@SUM(1)\r\nx"\r\n`,
+    );
     expect(writeCsv([['=HYPERLINK("x")', '+1 555', 'Ann']])).toBe(
       `"'=HYPERLINK(""x"")","'+1 555",Ann\r\n`,
     );

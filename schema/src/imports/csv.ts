@@ -33,7 +33,7 @@ export type CsvReadResult =
  */
 export function writeCsv(rows: ReadonlyArray<readonly string[]>): string {
   if (rows.length === 0) return '';
-  return `${Papa.unparse(rows as string[][], { header: false, newline: '\r\n', escapeFormulae: true })}\r\n`;
+  return `${Papa.unparse(rows as string[][], { header: false, newline: '\r\n', escapeFormulae: /^[=+\-@\t\r]/ })}\r\n`;
 }
 
 /** Whether a chosen file may be imported (only `.csv`, whatever its type says). */
