@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../db/open-database.ts';
 import { rowsOf } from '../db/open-database.ts';
+import { ownFamilyOf } from '../families/families.service.ts';
 
 /**
  * A person's own data across the organisations they belong to (issue 17): what they may take
@@ -17,13 +18,6 @@ export async function personalData(db: Db, userId: string) {
     select o.label as organization, m.kind, m.created_at as "since"
     from memberships m join organizations o on o.id = m.org_id
     where m.user_id = ${userId} order by m.created_at`);
-  const family = await q(sql`
-    select case when l.guardian_user_id = ${userId} then 'child' else 'guardian' end as relation,
-      p.first_name as "firstName", p.last_name as "lastName", p.email,
-      l.confirmed_at is not null as confirmed
-    from guardian_links l
-    join users p on p.id = case when l.guardian_user_id = ${userId} then l.child_user_id else l.guardian_user_id end
-    where l.guardian_user_id = ${userId} or l.child_user_id = ${userId}`);
   const subscriptions = await q(sql`
     select o.label as organization, s.product_name as product, s.price_minor / 100.0 as price,
       s.status, s.started_on as "startedOn", s.next_billing_date as "nextBillingDate",
@@ -57,7 +51,7 @@ export async function personalData(db: Db, userId: string) {
     exportedAt: new Date().toISOString(),
     profile: profile ?? null,
     memberships,
-    family,
+    family: await ownFamilyOf(db, userId),
     purchases: { subscriptions, invoices, credits, bookingPayments },
     bookings,
   };

@@ -24,6 +24,7 @@ import { FamilyFormInvalid } from './families.errors.ts';
 import {
   customersAmong,
   insertFamilyAudit,
+  listChildrenOf,
   listGuardiansOf,
   type FamilyAuditEntry,
 } from './families.repository.ts';
@@ -273,4 +274,20 @@ export async function retryOnceOnUniqueViolation<T>(run: () => Promise<T>): Prom
 export async function hasConfirmedGuardians(db: Db, userId: string): Promise<boolean> {
   const guardians = await listGuardiansOf(db, userId, null);
   return guardians.some((guardian) => !guardian.awaitingConfirmation);
+}
+
+/**
+ * A person's own family as they may see it (their data download, issue 17): guardians and
+ * children with the names the person may know (decision 0035: typed names where the real ones
+ * are not theirs to learn), on every organisation.
+ */
+export async function ownFamilyOf(db: Db, userId: string) {
+  const [guardians, children] = await Promise.all([
+    listGuardiansOf(db, userId, null),
+    listChildrenOf(db, userId, null),
+  ]);
+  return [
+    ...guardians.map((person) => ({ relation: 'guardian' as const, ...person })),
+    ...children.map((person) => ({ relation: 'child' as const, ...person })),
+  ];
 }
