@@ -42,7 +42,9 @@ const ROWS = 100_000;
 function fileOf(prefix: string): Buffer {
   const lines = ['firstName,lastName,email,phoneNumber'];
   for (let i = 0; i < ROWS; i++)
-    lines.push(`First${i},"Last, ${i}",${prefix}-${i}@example.test,+1 201 555 ${String(i % 10000).padStart(4, '0')}`);
+    lines.push(
+      `First${i},"Last, ${i}",${prefix}-${i}@example.test,+1 201 555 ${String(i % 10000).padStart(4, '0')}`,
+    );
   return Buffer.from(lines.join('\r\n'));
 }
 
@@ -68,7 +70,13 @@ async function serverImport() {
       totalBytes: bytes.length,
     });
     for (let seq = 0; seq * chunkBytes < bytes.length; seq++)
-      await receiveChunk(database.db, importer, id, seq, bytes.subarray(seq * chunkBytes, (seq + 1) * chunkBytes));
+      await receiveChunk(
+        database.db,
+        importer,
+        id,
+        seq,
+        bytes.subarray(seq * chunkBytes, (seq + 1) * chunkBytes),
+      );
     return id;
   });
   // What startImport does, without the queue: the job is called directly below.
@@ -88,7 +96,9 @@ async function serverImport() {
     phone: `+1 201 555 ${String(i % 10000).padStart(4, '0')}`,
   }));
   const tsv = (rows: string[][]) =>
-    Readable.from(rows.map((cells) => `${cells.map((c) => c.replace(/[\\\t\n]/g, ' ')).join('\t')}\n`));
+    Readable.from(
+      rows.map((cells) => `${cells.map((c) => c.replace(/[\\\t\n]/g, ' ')).join('\t')}\n`),
+    );
   const copy = await timed(() =>
     sql.begin(async (tx) => {
       await pipeline(
@@ -100,11 +110,29 @@ async function serverImport() {
         await tx`copy memberships (user_id, org_id, kind) from stdin`.writable(),
       );
       await pipeline(
-        tsv(people.map((p) => [floorOrg.id, p.id, p.first, p.last, p.email, p.phone, 't', new Date().toISOString()])),
+        tsv(
+          people.map((p) => [
+            floorOrg.id,
+            p.id,
+            p.first,
+            p.last,
+            p.email,
+            p.phone,
+            't',
+            new Date().toISOString(),
+          ]),
+        ),
         await tx`copy roster_items (org_id, user_id, first_name, last_name, email, phone, invitation_pending, updated_at) from stdin`.writable(),
       );
       await pipeline(
-        tsv(people.map((p) => [floorOrg.id, p.id, randomUUID(), new Date(Date.now() + 14 * 86_400_000).toISOString()])),
+        tsv(
+          people.map((p) => [
+            floorOrg.id,
+            p.id,
+            randomUUID(),
+            new Date(Date.now() + 14 * 86_400_000).toISOString(),
+          ]),
+        ),
         await tx`copy crm_invitations (org_id, user_id, token_hash, expires_at) from stdin`.writable(),
       );
     }),
@@ -117,16 +145,28 @@ async function serverImport() {
     `A ${ROWS.toLocaleString()}-row customer import (${(bytes.length / 1048576).toFixed(1)} MB) on PostgreSQL`,
     ['', 'ms', 'rows/s', 'vs COPY'],
     [
-      ['COPY of the same rows into the same 4 tables (floor)', fmt(copy.ms), fmt(ROWS / (copy.ms / 1000)), '1.00×'],
-      ['import job: read, check every row, write (runImport)', fmt(run.ms), fmt(ROWS / (run.ms / 1000)), ratio(run.ms / copy.ms)],
+      [
+        'COPY of the same rows into the same 4 tables (floor)',
+        fmt(copy.ms),
+        fmt(ROWS / (copy.ms / 1000)),
+        '1.00×',
+      ],
+      [
+        'import job: read, check every row, write (runImport)',
+        fmt(run.ms),
+        fmt(ROWS / (run.ms / 1000)),
+        ratio(run.ms / copy.ms),
+      ],
       ['upload of the file in 5 MB chunks (receiveChunk)', fmt(upload.ms), '', ''],
     ],
   );
   console.log(`On the list: ${check?.imported} imported, ${check?.copied} copied.`);
 
   // The export of the same organisation (100,000 customers) with a year of staff time entries.
-  const staffIds = (await sql<Array<{ id: string }>>`
-    select user_id as id from memberships where org_id = ${org.id} and kind = 'staff'`).map((r) => r.id);
+  const staffIds = (
+    await sql<Array<{ id: string }>>`
+    select user_id as id from memberships where org_id = ${org.id} and kind = 'staff'`
+  ).map((r) => r.id);
   await sql`
     insert into time_entries (id, org_id, user_id, start_time, end_time, break_intervals, updated_at)
     select gen_random_uuid(), ${org.id}, s.id, d + interval '8 hours', d + interval '16 hours',
@@ -134,7 +174,12 @@ async function serverImport() {
     from unnest(${staffIds}::uuid[]) as s(id),
       generate_series(now() - interval '365 days', now(), interval '1 day') as d,
       generate_series(1, 20) as shift`;
-  const exporter = { orgId: org.id, userId: staff[0]!.id };
+  const exporter = {
+    orgId: org.id,
+    userId: staff[0]!.id,
+    impersonatorUserId: null,
+    switchedFrom: null,
+  };
   const { id: exportId } = await createExport(database.db, { enqueue: async () => '' }, exporter);
   const baseline = process.memoryUsage().rss;
   let peak = baseline;
@@ -164,14 +209,18 @@ async function browserPreview() {
   onCleanup(() => server.close());
   const browser = await launchBrowser();
   onCleanup(() => browser.close());
-  const page = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  const page = await (
+    await browser.newContext({ viewport: { width: 1280, height: 900 } })
+  ).newPage();
   await logInPage(page, server.url, demoLogins.owner.email);
   await page.goto(`${server.url}/dashboard/crm/import`);
   await page.getByRole('heading', { name: 'Import from a spreadsheet' }).waitFor();
   const bytes = fileOf('previewed');
   const times: number[] = [];
   for (let run = 0; run < 5; run++) {
-    await page.locator('input[type=file]').setInputFiles({ name: 'bench.csv', mimeType: 'text/csv', buffer: bytes });
+    await page
+      .locator('input[type=file]')
+      .setInputFiles({ name: 'bench.csv', mimeType: 'text/csv', buffer: bytes });
     await page.getByText('Loaded from bench.csv.').waitFor();
     const started = Date.now();
     await page.getByRole('button', { name: 'Preview' }).click();

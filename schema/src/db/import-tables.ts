@@ -1,4 +1,5 @@
 import {
+  bigint,
   customType,
   index,
   integer,
@@ -72,8 +73,6 @@ export const importChunks = pgTable(
   (t) => [primaryKey({ columns: [t.importId, t.seq] })],
 );
 
-
-
 /**
  * An organisation's export (issue 17, decision 0072): one zip of CSV files (in the shapes the
  * imports read) and a JSON file of everything, built by a job in the queue straight into its
@@ -90,8 +89,14 @@ export const exportJobs = pgTable(
     status: text('status', { enum: ['queued', 'running', 'done', 'failed'] }).notNull(),
     rowsTotal: integer('rows_total'),
     rowsDone: integer('rows_done').notNull().default(0),
-    bytes: integer('bytes').notNull().default(0),
+    /** Archives can pass 2 GB: a bigint, read as a JS number (exact to 8 PB). */
+    bytes: bigint('bytes', { mode: 'number' }).notNull().default(0),
     failureMessage: text('failure_message'),
+    /**
+     * The run that owns the export and its chunks: a run that starts (a retry after a lost lease)
+     * takes it over, and an older run's writes — chunks, done, failed — then match nothing.
+     */
+    runId: uuid('run_id'),
     createdByUserId: uuid('created_by_user_id').references(() => users.id, {
       onDelete: 'set null',
     }),

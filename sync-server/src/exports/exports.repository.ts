@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { auditLog, exportChunks, exportJobs } from '@platform/schema/db';
 import type { Db, Tx } from '../db/open-database.ts';
@@ -25,9 +26,22 @@ export async function findExport(db: Db | Tx, orgId: string, id: string) {
   return row;
 }
 
-export async function lockExport(tx: Tx, id: string) {
-  const [row] = await tx.select().from(exportJobs).where(eq(exportJobs.id, id)).for('update');
-  return row;
+/**
+ * A run takes the export over: only while it is queued or running (a retry after a lost lease
+ * finds it running), with a new run id, from nothing (chunks an earlier run left are removed).
+ * The row's lock is held to the end of the transaction, so an older run's chunk write waits and
+ * then matches nothing. Answers the export and the run id, or null if it has ended.
+ */
+export async function takeOverExport(tx: Tx, id: string) {
+  const [found] = await tx.select().from(exportJobs).where(eq(exportJobs.id, id)).for('update');
+  if (!found || (found.status !== 'queued' && found.status !== 'running')) return null;
+  const runId = randomUUID();
+  await tx
+    .update(exportJobs)
+    .set({ status: 'running', runId, rowsDone: 0, bytes: 0, updatedAt: new Date() })
+    .where(eq(exportJobs.id, id));
+  await tx.delete(exportChunks).where(eq(exportChunks.exportId, id));
+  return { row: found, runId };
 }
 
 export async function latestExports(db: Db, orgId: string) {
@@ -39,21 +53,114 @@ export async function latestExports(db: Db, orgId: string) {
     .limit(5);
 }
 
-export async function updateExport(
+type RunValues = Partial<
+  Pick<ExportRow, 'status' | 'rowsTotal' | 'rowsDone' | 'bytes' | 'failureMessage' | 'finishedAt'>
+>;
+
+/** Writes the run's progress or end — only while the run still owns the export. Answers that. */
+export async function updateOwnExport(
   db: Db | Tx,
   id: string,
-  values: Partial<
-    Pick<ExportRow, 'status' | 'rowsTotal' | 'rowsDone' | 'bytes' | 'failureMessage' | 'finishedAt'>
-  >,
-) {
-  await db
+  runId: string,
+  values: RunValues,
+): Promise<boolean> {
+  const rows = await db
     .update(exportJobs)
     .set({ ...values, updatedAt: new Date() })
-    .where(eq(exportJobs.id, id));
+    .where(
+      and(
+        eq(exportJobs.id, id),
+        eq(exportJobs.runId, runId),
+        sql`${exportJobs.status} = 'running'`,
+      ),
+    )
+    .returning({ id: exportJobs.id });
+  return rows.length > 0;
 }
 
-export async function insertExportChunk(db: Db, exportId: string, seq: number, body: Buffer) {
-  await db.insert(exportChunks).values({ exportId, seq, body });
+/**
+ * One chunk of the run's archive, written only while the run owns the export: the export's row
+ * is share-locked for the insert, so a take-over (which holds it for update) is either wholly
+ * before it (nothing written) or wholly after it (the chunk removed with the rest).
+ */
+export async function insertOwnChunk(
+  db: Db,
+  exportId: string,
+  runId: string,
+  seq: number,
+  body: Buffer,
+): Promise<boolean> {
+  const rows = rowsOf<{ seq: number }>(
+    await db.execute(sql`
+      insert into export_chunks (export_id, seq, body)
+      select e.id, ${seq}, ${body} from export_jobs e
+      where e.id = ${exportId} and e.run_id = ${runId} and e.status = 'running'
+      for share
+      returning seq`),
+  );
+  return rows.length > 0;
+}
+
+/**
+ * An export ends failed (a run's error, or its job failed for good): its chunks go and the end is
+ * written in one transaction — with `runId`, only while that run owns it; without, only while it
+ * has not ended.
+ */
+export async function failExport(db: Db, id: string, runId: string | null, message: string) {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select().from(exportJobs).where(eq(exportJobs.id, id)).for('update');
+    if (!row || (row.status !== 'queued' && row.status !== 'running')) return;
+    if (runId !== null && row.runId !== runId) return;
+    await tx.delete(exportChunks).where(eq(exportChunks.exportId, id));
+    await tx
+      .update(exportJobs)
+      .set({
+        status: 'failed',
+        failureMessage: message,
+        finishedAt: new Date(),
+        updatedAt: new Date(),
+      })
+      .where(eq(exportJobs.id, id));
+  });
+}
+
+/**
+ * The run's export is done — if the run still owns it — and the organisation keeps only its
+ * `keep` newest archives: older ones lose their chunks and expire now (their records stay, as
+ * the audit's). Answers whether the run's end was written.
+ */
+export async function finishExport(
+  db: Db,
+  id: string,
+  runId: string,
+  values: { bytes: number; rowsDone: number },
+  keep: number,
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const now = new Date();
+    const done = await updateOwnExport(tx, id, runId, {
+      ...values,
+      status: 'done',
+      finishedAt: now,
+    });
+    if (!done) return false;
+    const [row] = await tx
+      .select({ orgId: exportJobs.orgId })
+      .from(exportJobs)
+      .where(eq(exportJobs.id, id));
+    const older = rowsOf<{ id: string }>(
+      await tx.execute(sql`
+        update export_jobs set expires_at = ${now.toISOString()}::timestamptz, updated_at = now()
+        where org_id = ${row!.orgId} and status = 'done' and expires_at > ${now.toISOString()}::timestamptz
+          and id not in (
+            select id from export_jobs where org_id = ${row!.orgId} and status = 'done'
+            order by created_at desc, id desc limit ${keep})
+        returning id`),
+    );
+    for (const { id: olderId } of older)
+      await tx.delete(exportChunks).where(eq(exportChunks.exportId, olderId));
+    return true;
+  });
 }
 
 /** One chunk of the archive, or none past its end. */
@@ -63,10 +170,6 @@ export async function exportChunk(db: Db, exportId: string, seq: number) {
     .from(exportChunks)
     .where(and(eq(exportChunks.exportId, exportId), eq(exportChunks.seq, seq)));
   return row ? Buffer.from(row.body) : null;
-}
-
-export async function deleteExportChunks(db: Db | Tx, exportId: string) {
-  await db.delete(exportChunks).where(eq(exportChunks.exportId, exportId));
 }
 
 /** Expired exports lose their archive (the record stays, as the audit's). Answers how many. */
@@ -109,6 +212,12 @@ export async function auditExport(
   entry: {
     orgId: string;
     actorUserId: string;
+    /**
+     * A switched session's people at the keyboard, named beside the actor: the admin who
+     * impersonates (as the team audit names them), and whoever switched first (guardian or admin).
+     */
+    impersonatorUserId: string | null;
+    switchedFrom: string | null;
     action: 'export-create' | 'export-download';
     exportId: string;
   },
@@ -118,10 +227,35 @@ export async function auditExport(
     actorUserId: entry.actorUserId,
     subjectUserId: entry.actorUserId,
     action: entry.action,
-    detail: { exportId: entry.exportId },
+    detail: {
+      exportId: entry.exportId,
+      impersonatorUserId: entry.impersonatorUserId,
+      switchedFrom: entry.switchedFrom,
+    },
   });
 }
 
+/**
+ * An export queued or running that has not moved since `staleBefore` was left by a run that died
+ * with its job: it is said failed, so it does not block the organisation's next export for ever.
+ */
+export async function failStaleExports(tx: Tx, orgId: string, staleBefore: Date, message: string) {
+  const now = new Date();
+  const stale = await tx
+    .update(exportJobs)
+    .set({ status: 'failed', failureMessage: message, finishedAt: now, updatedAt: now })
+    .where(
+      and(
+        eq(exportJobs.orgId, orgId),
+        sql`${exportJobs.status} in ('queued', 'running')`,
+        sql`${exportJobs.updatedAt} < ${staleBefore.toISOString()}::timestamptz`,
+      ),
+    )
+    .returning({ id: exportJobs.id });
+  for (const { id } of stale) await tx.delete(exportChunks).where(eq(exportChunks.exportId, id));
+}
+
+/** Exports still being made in the organisation. */
 export async function exportsWaiting(db: Db | Tx, orgId: string) {
   const [row] = await db
     .select({ n: count() })

@@ -7,6 +7,7 @@ import { EXPORT_DAYS, exportTexts, type ExportStatus } from '@platform/schema/im
 import { writeCsv } from '@platform/schema/imports/csv';
 import type { Db } from '../db/open-database.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
+import { keyboardOf } from '../access/act-for.ts';
 import { findOrganization } from '../organizations/organizations.service.ts';
 import { Conflict, Forbidden, NotFound } from '../plugins/domain-errors.ts';
 import { requireSession } from '../plugins/session.ts';
@@ -20,18 +21,44 @@ import * as repo from './exports.repository.ts';
  * download streams the chunks back, for 7 days; making and downloading are audited.
  */
 
-export type Exporter = { orgId: string; userId: string };
+export type Exporter = {
+  orgId: string;
+  userId: string;
+  /** Who is at the keyboard of a switched session (admin impersonating, or guardian), if any. */
+  impersonatorUserId: string | null;
+  switchedFrom: string | null;
+};
 
 /** Rows read per query, and the archive's chunk size in the database. */
 const PAGE_ROWS = 5000;
 const CHUNK_BYTES = 5 * 1024 * 1024;
+/** Archives kept per organisation: the list's five. A newer one done drops the oldest. */
+export const ARCHIVES_KEPT = 5;
+/**
+ * An export that has not moved for the job's lease (30 minutes; a live run writes its progress
+ * every page) was left by a run that died: the next export request says it failed.
+ */
+const STALE_AFTER_MS = 30 * 60 * 1000;
 
 export async function requireExporter(request: FastifyRequest): Promise<Exporter> {
-  const { session, user, claims } = await requireSession(request);
+  const current = await requireSession(request);
+  const { session, user, claims } = current;
   if (session.view !== 'org' || !session.orgId || !claims.includes('manage-org-settings'))
     throw new Forbidden(exportTexts.notAllowed);
-  return { orgId: session.orgId, userId: user.id };
+  return {
+    orgId: session.orgId,
+    userId: user.id,
+    impersonatorUserId: session.impersonatorUserId,
+    switchedFrom: keyboardOf(current),
+  };
 }
+
+const auditOf = (exporter: Exporter) => ({
+  orgId: exporter.orgId,
+  actorUserId: exporter.userId,
+  impersonatorUserId: exporter.impersonatorUserId,
+  switchedFrom: exporter.switchedFrom,
+});
 
 export async function createExport(
   db: Db,
@@ -44,6 +71,12 @@ export async function createExport(
     await tx.execute(
       sql`select pg_advisory_xact_lock(hashtextextended(${`export:${exporter.orgId}`}, 0))`,
     );
+    await repo.failStaleExports(
+      tx,
+      exporter.orgId,
+      new Date(now.getTime() - STALE_AFTER_MS),
+      exportTexts.failed,
+    );
     if ((await repo.exportsWaiting(tx, exporter.orgId)) > 0) throw new Conflict(exportTexts.busy);
     const created = await repo.insertExport(tx, {
       orgId: exporter.orgId,
@@ -51,8 +84,7 @@ export async function createExport(
       expiresAt: new Date(now.getTime() + EXPORT_DAYS * 24 * 60 * 60 * 1000),
     });
     await repo.auditExport(tx, {
-      orgId: exporter.orgId,
-      actorUserId: exporter.userId,
+      ...auditOf(exporter),
       action: 'export-create',
       exportId: created.id,
     });
@@ -98,8 +130,7 @@ export async function downloadExport(
   if (row.status !== 'done') throw new Conflict(exportTexts.notReady);
   if (row.expiresAt <= new Date()) throw new Conflict(exportTexts.expired);
   await repo.auditExport(db, {
-    orgId: exporter.orgId,
-    actorUserId: exporter.userId,
+    ...auditOf(exporter),
     action: 'export-download',
     exportId: id,
   });
@@ -122,42 +153,57 @@ export async function downloadExport(
 /** Cells that a spreadsheet would run as a formula start with a ' (the import takes it off). */
 const csvLines = writeCsv;
 
-type RunDeps = { db: Db; log: Pick<FastifyBaseLogger, 'error'> };
+type RunDeps = {
+  db: Db;
+  log: Pick<FastifyBaseLogger, 'error'>;
+  /** Rows per read and bytes per stored chunk; tests make them small to see many of each. */
+  sizes?: { pageRows: number; chunkBytes: number };
+};
 
-/** The job: the whole archive, or (on any error) nothing kept and the export said failed. */
+/** The run lost the export to a newer run (a retry after a lost lease): it stops, writing nothing. */
+class RunTakenOver extends Error {
+  constructor() {
+    super('the export was taken over by a newer run');
+  }
+}
+
+/**
+ * The job: the whole archive, or (on any error) nothing kept and the export said failed. A run
+ * owns the export by its run id from the start: when a retry takes it over, this run's next
+ * write matches nothing and it stops without touching what the newer run writes.
+ */
 export async function runExport(deps: RunDeps, exportId: string): Promise<void> {
   const { db } = deps;
-  const row = await db.transaction(async (tx) => {
-    const found = await repo.lockExport(tx, exportId);
-    if (!found || (found.status !== 'queued' && found.status !== 'running')) return null;
-    await repo.updateExport(tx, exportId, { status: 'running', rowsDone: 0, bytes: 0 });
-    // A run that crashed part-way left chunks: this one starts from nothing.
-    await repo.deleteExportChunks(tx, exportId);
-    return found;
-  });
-  if (!row) return;
+  const { pageRows, chunkBytes } = deps.sizes ?? { pageRows: PAGE_ROWS, chunkBytes: CHUNK_BYTES };
+  const taken = await db.transaction((tx) => repo.takeOverExport(tx, exportId));
+  if (!taken) return;
+  const { row, runId } = taken;
+  const write = async (values: Parameters<typeof repo.updateOwnExport>[3]) => {
+    if (!(await repo.updateOwnExport(db, exportId, runId, values))) throw new RunTakenOver();
+  };
+  const archive = archiver('zip', { zlib: { level: 6 } });
   try {
     const org = await findOrganization(db, row.orgId);
     let total = 0;
     for (const section of exportSections)
       total += await repo.sectionCount(db, section.rows(row.orgId));
     // Each row is written twice: its CSV file, and everything.json.
-    await repo.updateExport(db, exportId, { rowsTotal: total * 2 });
+    await write({ rowsTotal: total * 2 });
     let done = 0;
     const advance = async (rows: number) => {
       done += rows;
-      await repo.updateExport(db, exportId, { rowsDone: done });
+      await write({ rowsDone: done });
     };
     async function* pagesOf(section: ExportSection) {
       let after: { k1: string; k2: string } | null = null;
       for (;;) {
-        const page = await repo.sectionPage(db, section.rows(row!.orgId), after, PAGE_ROWS);
+        const page = await repo.sectionPage(db, section.rows(row.orgId), after, pageRows);
         if (page.length === 0) return;
         yield page;
         await advance(page.length);
         const last = page[page.length - 1]!;
         after = { k1: last.k1 ?? '', k2: last.k2 ?? '' };
-        if (page.length < PAGE_ROWS) return;
+        if (page.length < pageRows) return;
       }
     }
     async function* csvOf(section: ExportSection) {
@@ -168,7 +214,7 @@ export async function runExport(deps: RunDeps, exportId: string): Promise<void> 
     async function* everything() {
       yield `{"exportedAt":${JSON.stringify(new Date().toISOString())},"organization":${JSON.stringify(
         {
-          id: row!.orgId,
+          id: row.orgId,
           name: org?.label ?? '',
           timezone: org?.attributes.timezone ?? null,
         },
@@ -188,40 +234,57 @@ export async function runExport(deps: RunDeps, exportId: string): Promise<void> 
       yield '}\n';
     }
 
-    const archive = archiver('zip', { zlib: { level: 6 } });
-    const sink = new ChunkSink(db, exportId);
+    const sink = new ChunkSink(db, exportId, runId, chunkBytes);
     const written = pipeline(archive, sink);
-    // One entry at a time: each file's rows are read only when the zip takes that file.
+    // Its failure is the run's, seen through `add` or the awaits below — never left unhandled.
+    written.catch(() => {});
+    // One entry at a time: each file's rows are read only when the zip takes that file. A
+    // failure of the chunks' writes (the pipeline) ends the wait too.
     const add = (source: string | Readable, name: string) =>
+      Promise.race([written.then(() => {}), entryOf(source, name)]);
+    const entryOf = (source: string | Readable, name: string) =>
       new Promise<void>((resolve, reject) => {
+        // archiver does not pass on a source stream's error (a read that failed, or this run
+        // taken over): the entry would never come, so the source's error ends the wait.
+        const failed = (error: unknown) => {
+          archive.off('entry', done);
+          reject(error);
+        };
         const done = () => {
-          archive.off('error', reject);
+          archive.off('error', failed);
+          if (typeof source !== 'string') source.off('error', failed);
           resolve();
         };
         archive.once('entry', done);
-        archive.once('error', reject);
+        archive.once('error', failed);
+        if (typeof source !== 'string') source.once('error', failed);
         archive.append(source, { name });
       });
     await add(readme(org?.label ?? ''), 'README.txt');
     for (const section of exportSections) await add(Readable.from(csvOf(section)), section.file);
     await add(Readable.from(everything()), 'everything.json');
     await Promise.all([archive.finalize(), written]);
-    await repo.updateExport(db, exportId, {
-      status: 'done',
-      bytes: sink.bytes,
-      rowsDone: total * 2,
-      finishedAt: new Date(),
-    });
+    const finished = await repo.finishExport(
+      db,
+      exportId,
+      runId,
+      { bytes: sink.bytes, rowsDone: total * 2 },
+      ARCHIVES_KEPT,
+    );
+    if (!finished) throw new RunTakenOver();
   } catch (error) {
-    deps.log.error({ err: error, exportId }, 'export failed');
-    await repo.deleteExportChunks(db, exportId);
-    await repo.updateExport(db, exportId, {
-      status: 'failed',
-      failureMessage: exportTexts.failed,
-      finishedAt: new Date(),
-    });
+    // The zip and its chunk writer are torn down (an entry may be stuck part-way).
+    archive.abort();
+    archive.destroy();
+    // Taken over: the newer run owns the export, and failExport (by run id) leaves it alone.
+    if (!(error instanceof RunTakenOver)) deps.log.error({ err: error, exportId }, 'export failed');
+    await repo.failExport(db, exportId, runId, exportTexts.failed);
   }
 }
+
+/** The job failed for good (every retry used): the export is said failed, its chunks go. */
+export const abandonExport = (db: Db, exportId: string) =>
+  repo.failExport(db, exportId, null, exportTexts.failed);
 
 /** Writes the archive into the database 5 MB at a time, as it comes (backpressure included). */
 class ChunkSink extends Writable {
@@ -233,6 +296,8 @@ class ChunkSink extends Writable {
   constructor(
     private readonly db: Db,
     private readonly exportId: string,
+    private readonly runId: string,
+    private readonly chunkBytes: number,
   ) {
     super();
   }
@@ -245,7 +310,7 @@ class ChunkSink extends Writable {
     this.pending.push(chunk);
     this.pendingBytes += chunk.length;
     this.bytes += chunk.length;
-    if (this.pendingBytes < CHUNK_BYTES) return callback();
+    if (this.pendingBytes < this.chunkBytes) return callback();
     this.flush().then(() => callback(), callback);
   }
 
@@ -258,7 +323,8 @@ class ChunkSink extends Writable {
     const body = Buffer.concat(this.pending);
     this.pending = [];
     this.pendingBytes = 0;
-    await repo.insertExportChunk(this.db, this.exportId, this.seq++, body);
+    if (!(await repo.insertOwnChunk(this.db, this.exportId, this.runId, this.seq++, body)))
+      throw new RunTakenOver();
   }
 }
 

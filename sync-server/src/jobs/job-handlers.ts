@@ -3,7 +3,7 @@ import { abandonEmail, deliverStoredEmail } from '../adapters/mailer/email-deliv
 import type { MailTransport } from '../adapters/mailer/port.ts';
 import { requestPasswordReset } from '../auth/password-reset.service.ts';
 import { queueBookingReminders, sendBookingNotices } from '../bookings/booking-notice.service.ts';
-import { runExport } from '../exports/exports.service.ts';
+import { abandonExport, runExport } from '../exports/exports.service.ts';
 import { abandonImport, runImport } from '../imports/imports.service.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
 import { queueBookingRefunds, refundBookingPayment } from '../payments/booking-payments.service.ts';
@@ -83,7 +83,11 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
     (payload) => runImport({ database: app.database, log: app.log }, payload.importId),
     (payload) => abandonImport(db, payload.importId),
   );
-  jobs.handle('org-export', (payload) => runExport({ db, log: app.log }, payload.exportId));
+  jobs.handle(
+    'org-export',
+    (payload) => runExport({ db, log: app.log }, payload.exportId),
+    (payload) => abandonExport(db, payload.exportId),
+  );
   jobs.handle('prune', async () => {
     const pruned = await pruneExpiredData(db, {
       auditRetentionDays: app.config.auditRetentionDays,
