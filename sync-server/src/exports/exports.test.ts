@@ -20,6 +20,7 @@ import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import { insertExport } from './exports.repository.ts';
 import { abandonExport, runExport } from './exports.service.ts';
+import { personalDataLimit } from './personal-data.service.ts';
 
 describe.each(testDatabaseKinds)('exports on %s', (kind) => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -258,6 +259,24 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
     expect((await t.app.inject({ method: 'GET', url: '/api/me/data-export' })).statusCode).toBe(
       401,
     );
+  });
+
+  it('own data: each download is audited with who was at the keyboard, and a few an hour at most', async () => {
+    const person = await insertTestUser(t.db);
+    const { jar } = await logInAs(t.app, person.email!);
+    for (let i = 0; i < personalDataLimit.limit; i++)
+      expect((await get(jar, '/api/me/data-export')).statusCode).toBe(200);
+    const refused = await get(jar, '/api/me/data-export');
+    expect(refused.statusCode).toBe(429);
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    const audit = await t.db
+      .select()
+      .from(auditLog)
+      .where(
+        and(eq(auditLog.subjectUserId, person.id), eq(auditLog.action, 'personal-data-export')),
+      );
+    expect(audit).toHaveLength(personalDataLimit.limit);
+    expect(audit[0]).toMatchObject({ actorUserId: person.id, detail: { switchedFrom: null } });
   });
 
   it('a retry that takes an export over part-way (a lost lease) leaves one whole archive: the first run stops writing', async () => {

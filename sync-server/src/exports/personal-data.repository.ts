@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
+import { auditLog } from '@platform/schema/db';
 import type { Db } from '../db/open-database.ts';
 import { rowsOf } from '../db/open-database.ts';
-import { ownFamilyOf } from '../families/families.service.ts';
 
 /**
- * A person's own data across the organisations they belong to (issue 17): what they may take
- * with them. Read-only, and nothing secret — no password hash, tokens or card numbers.
+ * A person's own rows across the organisations they belong to (issue 17): read with explicit
+ * columns — no password hash, tokens or card numbers.
  */
-export async function personalData(db: Db, userId: string) {
+export async function personalRows(db: Db, userId: string) {
   const q = async (query: ReturnType<typeof sql>) =>
     rowsOf<Record<string, unknown>>(await db.execute(query));
   const [profile] = await q(sql`
@@ -48,11 +48,23 @@ export async function personalData(db: Db, userId: string) {
     left join class_occurrences c on c.org_id = b.org_id and c.id::text = b.occurrence_id
     where b.customer_user_id = ${userId} and not b.deleted order by b.requested_at nulls last`);
   return {
-    exportedAt: new Date().toISOString(),
     profile: profile ?? null,
     memberships,
-    family: await ownFamilyOf(db, userId),
     purchases: { subscriptions, invoices, credits, bookingPayments },
     bookings,
   };
+}
+
+/** The download is an audit row: who asked (at the keyboard) for whose data. */
+export async function auditPersonalData(
+  db: Db,
+  entry: { actorUserId: string; subjectUserId: string; switchedFrom: string | null },
+) {
+  await db.insert(auditLog).values({
+    orgId: null,
+    actorUserId: entry.actorUserId,
+    subjectUserId: entry.subjectUserId,
+    action: 'personal-data-export',
+    detail: { switchedFrom: entry.switchedFrom },
+  });
 }

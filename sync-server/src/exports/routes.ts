@@ -13,7 +13,7 @@ import {
   listExports,
   requireExporter,
 } from './exports.service.ts';
-import { personalData } from './personal-data.repository.ts';
+import { personalData } from './personal-data.service.ts';
 
 /** The organisation's export and a person's own data (issue 17, decision 0072; export.zod.ts). */
 export async function exportRoutes(app: FastifyInstance) {
@@ -59,8 +59,7 @@ export async function exportRoutes(app: FastifyInstance) {
 
   // A person's own data, whoever they are signed in as (the account the session acts for).
   api.get('/api/me/data-export', async (request, reply) => {
-    const { user } = await requireSession(request);
-    const data = await personalData(app.db, user.id);
+    const data = await personalData(app.db, await requireSession(request));
     return reply
       .header('content-type', 'application/json; charset=utf-8')
       .header('content-disposition', 'attachment; filename="my-data.json"')
