@@ -120,6 +120,27 @@ describe('CSV import', () => {
     const table = page.getByRole('table', { name: 'Customers' });
     await table.getByText('Grace, Jr.', { exact: false }).waitFor();
     await expect.poll(() => table.locator('tbody tr').count()).toBe(4);
+
+    // Punch-card credits for them: the products are the catalogue on this device.
+    await page.goto(`${env.server.url}/dashboard/crm/import`);
+    await page.getByLabel('What are you importing?').selectOption({ label: 'Punch-card credits' });
+    await page
+      .getByLabel('Rows (CSV)')
+      .fill(`${email('ada')},10-class pack,5\n${email('nora')},Personal training session,2`);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: importMessages.errorsHeading })
+      .getByText('Product Personal training session has no punch card')
+      .waitFor();
+    await page.getByRole('button', { name: 'Edit rows' }).click();
+    await page
+      .getByLabel('Rows (CSV)')
+      .fill(`${email('ada')},10-class pack,5\n${email('nora')},10-CLASS PACK,2`);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('button', { name: 'Import 2 rows' }).click();
+    await page.getByText('2 customers given credits, 0 already had').waitFor({ timeout: 30_000 });
+    expect(await axeViolations(page)).toEqual([]);
     await context.close();
   }, 180_000);
 

@@ -149,6 +149,15 @@ describe('the five imports', () => {
     ]);
   });
 
+  it('credits: one row per customer and product (the import is idempotent by the pair)', () => {
+    expect(
+      messages(
+        'credits',
+        'ann@example.com,10-class pack,5\nbo@example.com,10-class pack,5\nANN@example.com,10-Class Pack,3',
+      ),
+    ).toEqual([[3, 'Credits for ann@example.com and product 10-Class Pack are already on row 1']]);
+  });
+
   it('tags: two columns, a name without commas', () => {
     expect(
       messages(

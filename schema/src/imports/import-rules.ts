@@ -84,6 +84,7 @@ export const importMessages = {
   emailRequired: 'Email is required',
   emailInvalid: 'Email {x} is not a valid email address',
   emailTwice: 'Email {x} is already on row {n}',
+  creditsTwice: 'Credits for {x} and product {p} are already on row {n}',
   actionNotAllowed: 'Action {x} is not allowed; use one of: {actions}',
   startNeedsRecurring: 'Product {x} is not a subscription: it cannot be started',
   startAfterToday: 'Start date must be after today',
@@ -114,6 +115,27 @@ export type ImportContext = {
 };
 
 export type RowError = { row: number; message: string; cells: string[] };
+
+/**
+ * The rules' products by name (lower-case, trimmed) from the catalogue as staff devices have it:
+ * the browser's preview and the server's check read it the same way. Two products with one name:
+ * the first given — both callers give them in id order, so both pick the same one.
+ */
+export function importProductsOf(
+  catalogue: Iterable<{ id: string; name: string; type: string; punchCardGroups: number }>,
+): ImportContext['products'] {
+  const byName = new Map<string, { id: string; recurring: boolean; punchCardGroups: number }>();
+  for (const product of catalogue) {
+    const key = product.name.trim().toLowerCase();
+    if (!byName.has(key))
+      byName.set(key, {
+        id: product.id,
+        recurring: product.type === 'recurring',
+        punchCardGroups: product.punchCardGroups,
+      });
+  }
+  return byName;
+}
 
 export type CustomerRow = {
   firstName: string;
@@ -166,7 +188,8 @@ export function checkImport<K extends ImportKind>(
   const rows: Array<{ row: number } & ImportRow[K]> = [];
   const errors: RowError[] = [];
   const data = isHeader(kind, records[0]) ? records.slice(1) : records;
-  // A customer is one row: the same address twice would be two people with one account.
+  // A customer is one row (the same address twice would be two people with one account), and
+  // so are one customer's credits of one product (the import is idempotent by the pair).
   const firstRowOf = new Map<string, number>();
   for (const record of data) {
     const result = checkRow(kind, record.cells, context);
@@ -174,22 +197,38 @@ export function checkImport<K extends ImportKind>(
       errors.push({ row: record.row, message: result.message, cells: record.cells });
       continue;
     }
-    if (kind === 'customers') {
-      const { email } = result.value as CustomerRow;
-      const first = firstRowOf.get(email);
+    const twice = onlyOnce(kind, result.value as ImportRow[K], record.cells);
+    if (twice) {
+      const first = firstRowOf.get(twice.key);
       if (first !== undefined) {
-        errors.push({
-          row: record.row,
-          message: say(importMessages.emailTwice, { x: email, n: first }),
-          cells: record.cells,
-        });
+        errors.push({ row: record.row, message: twice.message(first), cells: record.cells });
         continue;
       }
-      firstRowOf.set(email, record.row);
+      firstRowOf.set(twice.key, record.row);
     }
     rows.push({ row: record.row, ...(result.value as ImportRow[K]) });
   }
   return { rows, errors };
+}
+
+/** What may stand in one row of an import only, and what a second row is told. */
+function onlyOnce(
+  kind: ImportKind,
+  value: ImportRow[ImportKind],
+  cells: readonly string[],
+): { key: string; message: (first: number) => string } | null {
+  if (kind === 'customers') {
+    const { email } = value as CustomerRow;
+    return { key: email, message: (n) => say(importMessages.emailTwice, { x: email, n }) };
+  }
+  if (kind === 'credits') {
+    const { email, productId } = value as CreditRow;
+    return {
+      key: `${email}\n${productId}`,
+      message: (n) => say(importMessages.creditsTwice, { x: email, p: cells[1] ?? '', n }),
+    };
+  }
+  return null;
 }
 
 type Checked<T> = { value: T } | { message: string };

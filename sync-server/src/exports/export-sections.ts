@@ -48,15 +48,21 @@ export const exportSections: readonly ExportSection[] = [
     file: 'credits.csv',
     key: 'credits',
     columns: ['customerEmail', 'productName', 'credits'],
+    // The import gives a row's credits in each group of its product: the balance per product
+    // is its largest group's (a product's groups are given alike, so usually all of them).
     rows: (orgId) => sql`
-      select lower(r.email) as "customerEmail", p.name as "productName",
-        sum(c.delta)::text as credits, lower(r.email) as k1, p.id::text as k2
-      from punch_card_credits c
-      join roster_items r on r.org_id = c.org_id and r.user_id = c.customer_user_id
-      join products p on p.id = c.product_id
-      where c.org_id = ${orgId} and not c.deleted and r.email is not null
-      group by r.email, p.id, p.name
-      having sum(c.delta) > 0`,
+      select g.email as "customerEmail", g.name as "productName",
+        max(g.balance)::text as credits, g.email as k1, g.product_id::text as k2
+      from (
+        select lower(r.email) as email, p.id as product_id, p.name, sum(c.delta) as balance
+        from punch_card_credits c
+        join roster_items r on r.org_id = c.org_id and r.user_id = c.customer_user_id
+        join products p on p.id = c.product_id
+        where c.org_id = ${orgId} and not c.deleted and r.email is not null
+        group by lower(r.email), p.id, p.name, c.group_id
+      ) g
+      group by g.email, g.product_id, g.name
+      having max(g.balance) > 0`,
   },
   {
     file: 'people.csv',

@@ -1,7 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auditLog, exportChunks, exportJobs, users } from '@platform/schema/db';
+import { randomUUID } from 'node:crypto';
+import { auditLog, exportChunks, exportJobs, products, users } from '@platform/schema/db';
 import { exportTexts, type ExportStatus } from '@platform/schema/imports/export.zod';
 import { claims as allClaims } from '@platform/schema/organizations/claims';
 import { seedFamilies } from '../families/families.fixtures.ts';
@@ -104,6 +105,21 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
     expect(
       (await importInto(a.jar, 'tags', `${ann},VIP\n${ann},Morning crew\n${bo},@home`)).status,
     ).toBe('done');
+    // Credits: a pack with one punch-card group, in both organisations by the same name.
+    const pack = async (orgId: string) =>
+      t.db.insert(products).values({
+        orgId,
+        name: 'Ten class pack',
+        type: 'one-time',
+        schedule: 'one-time',
+        priceMinor: 9_000,
+        punchCardConfiguration: { groups: [{ id: randomUUID(), name: 'Classes', credits: 10 }] },
+      });
+    await pack(a.org.id);
+    expect(
+      (await importInto(a.jar, 'credits', `${ann},Ten class pack,7\n${bo},ten class pack,2`))
+        .status,
+    ).toBe('done');
     const first = await exportOf(a.jar);
     expect(Object.keys(first.files).sort()).toEqual(
       [
@@ -142,9 +158,13 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
       invited: 3,
     });
     expect((await importInto(b.jar, 'tags', first.files['tags.csv']!)).status).toBe('done');
+    await pack(b.org.id);
+    expect(first.files['credits.csv']!.trimEnd().split('\r\n')).toHaveLength(3);
+    expect((await importInto(b.jar, 'credits', first.files['credits.csv']!)).status).toBe('done');
     const second = await exportOf(b.jar);
     expect(second.files['customers.csv']).toBe(first.files['customers.csv']);
     expect(second.files['tags.csv']).toBe(first.files['tags.csv']);
+    expect(second.files['credits.csv']).toBe(first.files['credits.csv']);
   });
 
   it('holds no secrets: no password hashes, invitation tokens or card details', async () => {

@@ -4,6 +4,7 @@ import { decodeCsvBytes, readCsv } from '@platform/schema/imports/csv';
 import { mayImport } from '@platform/schema/imports/import-access';
 import {
   checkImport,
+  type CreditRow,
   type CustomerRow,
   type ImportKind,
   type RowError,
@@ -29,6 +30,7 @@ import {
   importTagBatch,
   TooManyTags,
 } from '../crm/roster-import.service.ts';
+import { importableProducts, importCreditBatch } from '../payments/credits-import.service.ts';
 import * as repo from './imports.repository.ts';
 
 /**
@@ -211,8 +213,11 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
     if (!read.ok) return await refuse({ failureMessage: read.message });
     const checked = checkImport(row.kind, read.records, {
       customerEmails: await importableCustomerEmails(db, row.orgId),
+      products:
+        row.kind === 'credits' || row.kind === 'assignments'
+          ? await importableProducts(db, row.orgId)
+          : new Map(),
       // What the imports not built yet would need (import-access.ts): none reaches here.
-      products: new Map(),
       contactLists: new Map(),
       today: dayKeyOf(Date.now(), region.timeZone),
       country: region.country,
@@ -240,21 +245,11 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
       const result: Record<string, number> = { rows: checked.rows.length };
       for (let start = 0; start < checked.rows.length; start += BATCH_ROWS) {
         const batch = checked.rows.slice(start, start + BATCH_ROWS);
-        const counts =
-          row.kind === 'customers'
-            ? await importCustomerBatch(
-                tx,
-                { orgId: row.orgId, staffUserId: row.createdByUserId },
-                batch as unknown as CustomerRow[],
-              )
-            : await importTagBatch(
-                tx,
-                row.orgId,
-                (batch as unknown as Array<TagRow & { row: number }>).map((r) => ({
-                  ...r,
-                  cells: cellsOf.get(r.row) ?? [],
-                })),
-              );
+        const counts = await writeBatch(
+          tx,
+          { kind: row.kind, orgId: row.orgId, staffUserId: row.createdByUserId },
+          batch.map((r) => ({ ...r, cells: cellsOf.get(r.row) ?? [] })),
+        );
         for (const [key, value] of Object.entries(counts)) result[key] = (result[key] ?? 0) + value;
         // Progress is told from outside the transaction — on PostgreSQL, where another
         // connection can; the embedded database has one, which this transaction holds.
@@ -273,6 +268,29 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
     if (error instanceof TooManyTags) return await refuse({ rowErrors: error.rowErrors });
     deps.log.error({ err: error, importId }, 'import failed; nothing was written');
     await failImport(db, importId);
+  }
+}
+
+type CheckedRow = { row: number; cells: string[] };
+
+/** One batch of checked rows written by the feature that owns what they change. */
+function writeBatch(
+  tx: Tx,
+  context: { kind: ImportKind; orgId: string; staffUserId: string | null },
+  batch: ReadonlyArray<CheckedRow>,
+): Promise<Record<string, number>> {
+  const writer = { orgId: context.orgId, staffUserId: context.staffUserId };
+  switch (context.kind) {
+    case 'customers':
+      return importCustomerBatch(tx, writer, batch as unknown as CustomerRow[]);
+    case 'tags':
+      return importTagBatch(tx, context.orgId, batch as unknown as Array<TagRow & CheckedRow>);
+    case 'credits':
+      return importCreditBatch(tx, writer, batch as unknown as CreditRow[]);
+    case 'assignments':
+    case 'contact-lists':
+      // Refused before a job is queued (import-access.ts: not built yet).
+      throw new Error(`the ${context.kind} import is not built`);
   }
 }
 

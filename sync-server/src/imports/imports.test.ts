@@ -1,6 +1,14 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crmInvitations, memberships, rosterItems, users } from '@platform/schema/db';
+import { randomUUID } from 'node:crypto';
+import {
+  crmInvitations,
+  memberships,
+  products,
+  punchCardCredits,
+  rosterItems,
+  users,
+} from '@platform/schema/db';
 import { csvMessages } from '@platform/schema/imports/csv';
 import { importTexts, type ImportStatus } from '@platform/schema/imports/import.zod';
 import { seedFamilies } from '../families/families.fixtures.ts';
@@ -92,6 +100,83 @@ describe.each(testDatabaseKinds)('CSV imports on %s', (kind) => {
     expect(
       await t.db.select({ n: count() }).from(crmInvitations).where(eq(crmInvitations.orgId, org)),
     ).toEqual(invitations);
+  });
+
+  it("credits: each group of the product gets them, on the ledger in the importer's name; the same file again gives nothing", async () => {
+    const groups = [randomUUID(), randomUUID()];
+    const [pack, plain] = await t.db
+      .insert(products)
+      .values([
+        {
+          orgId: f.org.id,
+          name: `Ten pack ${groups[0]!.slice(0, 6)}`,
+          type: 'one-time' as const,
+          schedule: 'one-time' as const,
+          priceMinor: 9_000,
+          punchCardConfiguration: {
+            groups: [
+              { id: groups[0]!, name: 'Classes', credits: 10 },
+              { id: groups[1]!, name: 'Open gym', credits: 10 },
+            ],
+          },
+        },
+        {
+          orgId: f.org.id,
+          name: `Drop-in ${groups[0]!.slice(0, 6)}`,
+          type: 'one-time' as const,
+          schedule: 'one-time' as const,
+          priceMinor: 1_500,
+        },
+      ])
+      .returning();
+    const [a, b] = [uniqueEmail('credit-a'), uniqueEmail('credit-b')];
+    expect((await importFile(f.manager.jar, 'customers', `Ann,Lee,${a}\nBo,Kim,${b}`)).status).toBe(
+      'done',
+    );
+    const file = `customerEmail,productName,credits\n${a},${pack!.name.toUpperCase()},7\n${b},${pack!.name},3`;
+    const refused = await importFile(f.manager.jar, 'credits', `${file}\n${a},${plain!.name},2`);
+    expect(refused.status).toBe('refused');
+    expect(refused.rowErrors).toEqual([
+      { row: 4, message: `Product ${plain!.name} has no punch card`, cells: [a, plain!.name, '2'] },
+    ]);
+    const done = await importFile(f.manager.jar, 'credits', file);
+    expect(done).toMatchObject({ status: 'done', result: { rows: 2, credited: 2, unchanged: 0 } });
+    const ledger = async () =>
+      (
+        await t.db
+          .select({
+            email: rosterItems.email,
+            groupId: punchCardCredits.groupId,
+            delta: punchCardCredits.delta,
+            reason: punchCardCredits.reason,
+            by: punchCardCredits.createdByUserId,
+          })
+          .from(punchCardCredits)
+          .innerJoin(
+            rosterItems,
+            and(
+              eq(rosterItems.orgId, punchCardCredits.orgId),
+              eq(rosterItems.userId, punchCardCredits.customerUserId),
+            ),
+          )
+          .where(eq(punchCardCredits.productId, pack!.id))
+      )
+        .map(
+          (r) =>
+            `${r.email} ${r.groupId === groups[0] ? 'Classes' : 'Open gym'} ${r.delta} ${r.reason} ${r.by === f.manager.id}`,
+        )
+        .sort();
+    expect(await ledger()).toEqual(
+      [
+        `${a} Classes 7 import true`,
+        `${a} Open gym 7 import true`,
+        `${b} Classes 3 import true`,
+        `${b} Open gym 3 import true`,
+      ].sort(),
+    );
+    const again = await importFile(f.manager.jar, 'credits', file);
+    expect(again.result).toEqual({ rows: 2, credited: 0, unchanged: 2 });
+    expect(await ledger()).toHaveLength(4);
   });
 
   it('refuses a file with bad rows and writes nothing: each row with its number, message and data', async () => {
@@ -221,8 +306,18 @@ describe.each(testDatabaseKinds)('CSV imports on %s', (kind) => {
     expect(refused.statusCode).toBe(400);
     expect(refused.body).toContain(csvMessages.notCsv);
     expect(
-      (await create(f.manager.jar, { kind: 'credits', fileName: 'c.csv', totalBytes: 10 }))
+      (await create(f.manager.jar, { kind: 'assignments', fileName: 'a.csv', totalBytes: 10 }))
         .statusCode,
+    ).toBe(403);
+    // Credits are the till's: staff with the customer list but not point of sale may not.
+    const clerk = await insertTestUser(t.db);
+    await addMembership(t.db, clerk.id, f.org.id, 'staff', ['view-customers']);
+    const { jar } = await logInAs(t.app, clerk.email!, {
+      profileType: 'use-org',
+      profileOrgId: f.org.id,
+    });
+    expect(
+      (await create(jar, { kind: 'credits', fileName: 'c.csv', totalBytes: 10 })).statusCode,
     ).toBe(403);
   });
 

@@ -6,6 +6,7 @@ import { mayImport } from '@platform/schema/imports/import-access';
 import {
   importColumns,
   importKinds,
+  importProductsOf,
   minimumColumns,
   type ImportKind,
 } from '@platform/schema/imports/import-rules';
@@ -40,7 +41,7 @@ const kindLabels: Record<ImportKind, string> = {
 export function ImportPage() {
   const user = useSignedInUser();
   const online = useOnlineStatus();
-  const { sync } = useAccountSync();
+  const { sync, status: syncStatus } = useAccountSync();
   const queryClient = useQueryClient();
   const { country } = useOrgFormat().region;
   const kinds = importKinds.filter((kind) => mayImport(user.claims, kind));
@@ -53,7 +54,7 @@ export function ImportPage() {
   const [upload, setUpload] = useState<UploadProgress | null>(null);
   const [trackedId, setTrackedId] = useState<string | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
-  const ids = { kind: useId(), text: useId(), columns: useId() };
+  const ids = { kind: useId(), text: useId(), columns: useId(), waiting: useId() };
 
   const recent = useQuery({
     queryKey: ['imports'],
@@ -78,6 +79,10 @@ export function ImportPage() {
   useEffect(() => {
     if (settledStatus) void queryClient.invalidateQueries({ queryKey: ['imports'] });
   }, [settledStatus, queryClient]);
+  // Every kind but customers names customers (and credits products) from this device's copy:
+  // the preview waits until it is open and caught up, or it would call known people unknown.
+  const deviceReady =
+    kind === 'customers' || (sync?.db !== undefined && syncStatus?.state !== 'syncing');
   const busy = upload !== null || (tracked !== null && !importSettled(tracked.status));
 
   if (kinds.length === 0)
@@ -114,9 +119,23 @@ export function ImportPage() {
                 doc.athlete.email ? [doc.athlete.email.toLowerCase()] : [],
               ),
             );
+      // Credits name products: the catalogue on this device (archived ones are not on it).
+      const products =
+        (kind === 'credits' || kind === 'assignments') && sync?.db
+          ? importProductsOf(
+              (await sync.db.collections.products.find({ sort: [{ id: 'asc' }] }).exec()).map(
+                (doc) => ({
+                  id: doc.id,
+                  name: doc.name,
+                  type: doc.type,
+                  punchCardGroups: doc.punchCardConfiguration.groups.length,
+                }),
+              ),
+            )
+          : new Map();
       const result = previewOf(kind, text, {
         customerEmails,
-        products: new Map(),
+        products,
         contactLists: new Map(),
         today: localToday(),
         country,
@@ -275,11 +294,17 @@ export function ImportPage() {
                 <button
                   type="button"
                   className="button"
-                  disabled={checking}
+                  disabled={checking || !deviceReady}
+                  aria-describedby={deviceReady ? undefined : ids.waiting}
                   onClick={() => void showPreview()}
                 >
                   {checking ? 'Checking…' : 'Preview'}
                 </button>
+                {!deviceReady && (
+                  <p id={ids.waiting} className="field-hint" role="status">
+                    Getting your customer list onto this device…
+                  </p>
+                )}
               </div>
             </>
           )}
