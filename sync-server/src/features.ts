@@ -14,6 +14,7 @@ import { chargeRoutes } from './payments/charge.routes.ts';
 import { packageInviteRoutes } from './payments/package-invite.routes.ts';
 import { paymentsRoutes } from './payments/routes.ts';
 import { shopRoutes } from './payments/shop.routes.ts';
+import { refundsToSettleRoutes } from './payments/refunds-to-settle.routes.ts';
 import { subscriptionsOverviewRoutes } from './payments/subscriptions-overview.routes.ts';
 import { stripeWebhookRoutes } from './payments/webhook.routes.ts';
 import { settingsRoutes } from './settings/routes.ts';
@@ -43,6 +44,7 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(packageInviteRoutes);
   await app.register(shopRoutes);
   await app.register(subscriptionsOverviewRoutes);
+  await app.register(refundsToSettleRoutes);
   await app.register(stripeWebhookRoutes);
   await app.register(scheduleRoutes);
   await app.register(bookingRoutes);

@@ -1,5 +1,5 @@
 import { and, desc, eq, inArray, lt } from 'drizzle-orm';
-import { bookingPayments } from '@platform/schema/db';
+import { auditLog, bookingPayments } from '@platform/schema/db';
 import type { Db, Tx } from '../db/open-database.ts';
 
 export type BookingPaymentRow = typeof bookingPayments.$inferSelect;
@@ -155,4 +155,35 @@ export async function markRefundDueById(tx: Tx, id: string, from: ReadonlyArray<
     .set({ status: 'refund-due', updatedAt: new Date() })
     .where(and(eq(bookingPayments.id, id), inArray(bookingPayments.status, [...from])))
     .returning(announced);
+}
+
+/** Refunds the processor refused in an organisation, the newest first (staff settle them). */
+export async function refusedRefundsOf(db: Reader, orgId: string) {
+  return db
+    .select()
+    .from(bookingPayments)
+    .where(and(eq(bookingPayments.orgId, orgId), eq(bookingPayments.status, 'refund-refused')))
+    .orderBy(desc(bookingPayments.updatedAt), desc(bookingPayments.id))
+    .limit(500);
+}
+
+/** Who settled a refused refund, and how: an audit row. */
+export async function auditRefundSettling(
+  tx: Tx,
+  entry: {
+    orgId: string;
+    actorUserId: string;
+    payerUserId: string;
+    action: 'booking-refund-retried' | 'booking-refund-marked-refunded';
+    paymentId: string;
+    amountMinor: number;
+  },
+) {
+  await tx.insert(auditLog).values({
+    orgId: entry.orgId,
+    actorUserId: entry.actorUserId,
+    subjectUserId: entry.payerUserId,
+    action: entry.action,
+    detail: { paymentId: entry.paymentId, amountMinor: entry.amountMinor },
+  });
 }

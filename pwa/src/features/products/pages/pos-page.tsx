@@ -9,6 +9,7 @@ import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { usePaymentProcessor } from '../../../lib/payment-processor.ts';
 import { getTodaysSales } from '../api/charges.ts';
 import { ChargeDialog } from '../components/charge-dialog.tsx';
+import { RefundsToSettle } from '../components/refunds-to-settle.tsx';
 import '../products.css';
 
 export type TillCustomer = { rosterId: string; name: string };
@@ -18,7 +19,8 @@ const salesKey = (orgId: string) => ['todays-sales', orgId] as const;
 /**
  * /dashboard/pos (claim manage-point-of-sale; hidden on Jobber; issue 15): the front desk's
  * till. Pick a customer (or add one), charge a product or start a subscription through the
- * charge flow, and see today's sales with their total. Charging needs the network, and says so.
+ * charge flow, see today's sales with their total, and settle refunds the processor refused.
+ * Charging needs the network, and says so.
  */
 export function PosPage({
   chooseCustomer,
@@ -123,6 +125,7 @@ export function PosPage({
           </div>
         )}
       </section>
+      <RefundsToSettle />
       {customer && charging && (
         <ChargeDialog
           rosterId={customer.rosterId}
