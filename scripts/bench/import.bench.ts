@@ -184,7 +184,9 @@ async function serverImport() {
   const baseline = process.memoryUsage().rss;
   let peak = baseline;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 50);
-  const exported = await timed(() => runExport({ db: database.db, log }, exportId));
+  const exported = await timed(() =>
+    runExport({ db: database.db, log, pagesOf: database.pagesOf }, exportId),
+  );
   clearInterval(sampler);
   const [made] = await sql<Array<{ status: string; bytes: number; rows_total: number }>>`
     select status, bytes, rows_total from export_jobs where id = ${exportId}`;

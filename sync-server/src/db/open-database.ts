@@ -41,6 +41,18 @@ export type Database = {
     onPayload: (payload: string) => void,
     onListen?: () => void,
   ) => Promise<() => Promise<void>>;
+  /**
+   * A query's rows a page at a time, each page read only when the caller asks for it: a
+   * server-side cursor on PostgreSQL (one pooled connection for as long as it reads). Null on
+   * PGlite, whose one connection a cursor would hold: callers page by keys there (the export).
+   */
+  pagesOf:
+    | ((
+        text: string,
+        values: readonly unknown[],
+        pageRows: number,
+      ) => AsyncIterable<Array<Record<string, unknown>>>)
+    | null;
   close: () => Promise<void>;
 };
 
@@ -106,6 +118,8 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
         const { unlisten } = await client.listen(channel, onPayload, onListen);
         return unlisten;
       },
+      pagesOf: (text, values, pageRows) =>
+        client.unsafe<Array<Record<string, unknown>>>(text, asPgValues(values)).cursor(pageRows),
       close: () => client.end({ timeout: 5 }),
     };
   }
@@ -144,6 +158,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       onListen?.();
       return unlisten;
     },
+    pagesOf: null,
     close: () => client.close(),
   };
 }

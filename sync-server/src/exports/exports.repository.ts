@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import { auditLog, exportChunks, exportJobs } from '@platform/schema/db';
-import type { Db, Tx } from '../db/open-database.ts';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { Database, Db, Tx } from '../db/open-database.ts';
 import { rowsOf } from '../db/open-database.ts';
 
 export type ExportRow = typeof exportJobs.$inferSelect;
@@ -189,6 +190,18 @@ export async function sectionCount(db: Db, rows: SQL): Promise<number> {
     await db.execute(sql`select count(*)::int as n from (${rows}) s`),
   );
   return row?.n ?? 0;
+}
+
+const dialect = new PgDialect();
+
+/** A section's rows in its keys' order, a page at a time through the database's cursor. */
+export function sectionCursor(
+  pagesOf: NonNullable<Database['pagesOf']>,
+  rows: SQL,
+  pageRows: number,
+): AsyncIterable<Array<Record<string, string>>> {
+  const query = dialect.sqlToQuery(sql`select * from (${rows}) s order by s.k1, s.k2`);
+  return pagesOf(query.sql, query.params, pageRows) as AsyncIterable<Array<Record<string, string>>>;
 }
 
 /** The next page of a section after the keys (k1, k2) last read. */

@@ -108,6 +108,7 @@ describe.runIf(testDatabaseKinds.includes('postgres'))('PostgreSQL going away', 
       listen: async () => async () => {},
       executeSql: t.database.executeSql,
       executorIn: t.database.executorIn,
+      pagesOf: null,
       close: () => client.end(),
     };
     other = await buildApp({ config: t.app.config, database, jobs: { enabled: false } });

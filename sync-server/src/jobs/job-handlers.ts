@@ -85,7 +85,7 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   );
   jobs.handle(
     'org-export',
-    (payload) => runExport({ db, log: app.log }, payload.exportId),
+    (payload) => runExport({ db, log: app.log, pagesOf: app.database.pagesOf }, payload.exportId),
     (payload) => abandonExport(db, payload.exportId),
   );
   jobs.handle('prune', async () => {
