@@ -17,8 +17,14 @@ describe('who may import what', () => {
     }
   });
 
+  it('credits need the customer list and the till (view-customers and manage-point-of-sale)', () => {
+    expect(mayImport(['view-customers', 'manage-point-of-sale'], 'credits')).toBe(true);
+    expect(mayImport(['view-customers'], 'credits')).toBe(false);
+    expect(mayImport(['manage-point-of-sale'], 'credits')).toBe(false);
+  });
+
   it('the imports not built yet are refused to everyone, whatever they hold', () => {
-    for (const kind of importKinds.filter((k) => k !== 'customers' && k !== 'tags'))
+    for (const kind of importKinds.filter((k) => !['customers', 'tags', 'credits'].includes(k)))
       expect(mayImport(claims, kind)).toBe(false);
   });
 });

@@ -353,7 +353,8 @@ function creditRow(cell: Cell, context: ImportContext): Checked<CreditRow> {
   if ('message' in email) return email;
   const product = productNamed(cell(1), context);
   if (!product) return { message: say(importMessages.productNotFound, { x: cell(1) }) };
-  if (product.punchCardGroups === 0)
+  // Punch cards come with one-time products (a sale gives none on a subscription either).
+  if (product.punchCardGroups === 0 || product.recurring)
     return { message: say(importMessages.noPunchCard, { x: cell(1) }) };
   if (!/^\d+$/.test(cell(2)) || Number(cell(2)) <= 0 || Number(cell(2)) > 100_000)
     return { message: importMessages.creditsPositive };

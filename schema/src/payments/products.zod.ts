@@ -19,6 +19,7 @@ export const productMessages = {
   unifiedBillingNeedsMonths:
     'A billing day of the month needs a monthly, quarterly, half-yearly or yearly schedule.',
   punchCardsOneTimeOnly: 'Punch cards come with one-time products.',
+  punchCardGroupTwice: 'Each punch-card group may appear only once.',
   creditsInvalid: 'Credits are a whole number from 1 to 1,000.',
   variablePriceRequired: 'Add at least one price, or turn variable pricing off.',
 } as const;
@@ -88,6 +89,15 @@ export const productInputSchema = z
         code: 'custom',
         path: ['punchCardConfiguration', 'groups'],
         message: productMessages.punchCardsOneTimeOnly,
+      });
+    }
+    // A group is one balance: the same id twice would give its credits twice.
+    const groupIds = product.punchCardConfiguration.groups.map((group) => group.id);
+    if (new Set(groupIds).size !== groupIds.length) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['punchCardConfiguration', 'groups'],
+        message: productMessages.punchCardGroupTwice,
       });
     }
     if (product.variablePricing.enabled && product.variablePricing.prices.length === 0) {

@@ -2,6 +2,7 @@ import { normaliseTags, spellingOf } from '@platform/schema/crm/tags.rules';
 import { TAGS_PER_CUSTOMER_MAX } from '@platform/schema/crm/customer-tag.zod';
 import type { CustomerRow, RowError, TagRow } from '@platform/schema/imports/import-rules';
 import type { Db, Tx } from '../db/open-database.ts';
+import { RowsRefused } from '../plugins/domain-errors.ts';
 import { notifyChange } from '../sync/change-feed.ts';
 import { tagsOfOrg } from './customers.repository.ts';
 import {
@@ -63,9 +64,9 @@ export async function importCustomerBatch(
 export const importableCustomerEmails = (tx: Db | Tx, orgId: string) => customerEmailsOf(tx, orgId);
 
 /** A customer would carry more tags than the list allows: the import is refused with its rows. */
-export class TooManyTags extends Error {
-  constructor(readonly rowErrors: RowError[]) {
-    super('too many tags');
+export class TooManyTags extends RowsRefused {
+  constructor(rowErrors: RowError[]) {
+    super(rowErrors);
   }
 }
 

@@ -127,8 +127,8 @@ export async function failExport(db: Db, id: string, runId: string | null, messa
 
 /**
  * The run's export is done — if the run still owns it — and the organisation keeps only its
- * `keep` newest archives: older ones lose their chunks and expire now (their records stay, as
- * the audit's). Answers whether the run's end was written.
+ * `keep` newest archives: older ones expire now, and the prune removes their chunks after the
+ * grace (their records stay, as the audit's). Answers whether the run's end was written.
  */
 export async function finishExport(
   db: Db,
@@ -149,17 +149,14 @@ export async function finishExport(
       .select({ orgId: exportJobs.orgId })
       .from(exportJobs)
       .where(eq(exportJobs.id, id));
-    const older = rowsOf<{ id: string }>(
-      await tx.execute(sql`
-        update export_jobs set expires_at = ${now.toISOString()}::timestamptz, updated_at = now()
-        where org_id = ${row!.orgId} and status = 'done' and expires_at > ${now.toISOString()}::timestamptz
-          and id not in (
-            select id from export_jobs where org_id = ${row!.orgId} and status = 'done'
-            order by created_at desc, id desc limit ${keep})
-        returning id`),
-    );
-    for (const { id: olderId } of older)
-      await tx.delete(exportChunks).where(eq(exportChunks.exportId, olderId));
+    // Expired now: no new download starts. Their chunks go with the prune, an hour on, so a
+    // download already under way is not cut short (ARCHIVE_GRACE_MS).
+    await tx.execute(sql`
+      update export_jobs set expires_at = ${now.toISOString()}::timestamptz, updated_at = now()
+      where org_id = ${row!.orgId} and status = 'done' and expires_at > ${now.toISOString()}::timestamptz
+        and id not in (
+          select id from export_jobs where org_id = ${row!.orgId} and status = 'done'
+          order by created_at desc, id desc limit ${keep})`);
     return true;
   });
 }
@@ -173,12 +170,22 @@ export async function exportChunk(db: Db, exportId: string, seq: number) {
   return row ? Buffer.from(row.body) : null;
 }
 
-/** Expired exports lose their archive (the record stays, as the audit's). Answers how many. */
+/**
+ * How long an expired archive's chunks stay: a download that started before it expired (the
+ * list's sixth archive expires when a newer one is done) reads to its end.
+ */
+export const ARCHIVE_GRACE_MS = 60 * 60 * 1000;
+
+/**
+ * Archives expired for longer than the grace lose their chunks (the record stays, as the
+ * audit's). Answers how many.
+ */
 export async function dropExpiredArchives(db: Db, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - ARCHIVE_GRACE_MS);
   const rows = rowsOf<{ export_id: string }>(
     await db.execute(sql`
       delete from export_chunks c using export_jobs e
-      where e.id = c.export_id and e.expires_at < ${now.toISOString()}::timestamptz
+      where e.id = c.export_id and e.expires_at < ${before.toISOString()}::timestamptz
       returning c.export_id`),
   );
   return new Set(rows.map((row) => row.export_id)).size;

@@ -136,9 +136,12 @@ export async function downloadExport(
   });
   const stream = Readable.from(
     (async function* () {
-      for (let seq = 0; ; seq++) {
+      let sent = 0;
+      for (let seq = 0; sent < row.bytes; seq++) {
         const chunk = await repo.exportChunk(db, id, seq);
-        if (!chunk) return;
+        // Gone part-way (pruned): the download fails as one — never a short file said whole.
+        if (!chunk) throw new Error(`export ${id} lost chunk ${seq} while it was downloaded`);
+        sent += chunk.length;
         yield chunk;
       }
     })(),

@@ -19,7 +19,7 @@ import { waitFor } from '../testing/job-fixtures.ts';
 import { importCalls } from '../testing/import-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
-import { insertExport } from './exports.repository.ts';
+import { ARCHIVE_GRACE_MS, insertExport } from './exports.repository.ts';
 import { abandonExport, runExport } from './exports.service.ts';
 import { personalDataLimit } from './personal-data.service.ts';
 
@@ -249,6 +249,15 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
     expect(
       (await t.db.select().from(exportChunks).where(eq(exportChunks.exportId, id))).length,
     ).toBeGreaterThan(0);
+    // Kept for the grace hour (a download under way reads to its end), then pruned.
+    await pruneExpiredData(t.db, { auditRetentionDays: 365 });
+    expect(
+      (await t.db.select().from(exportChunks).where(eq(exportChunks.exportId, id))).length,
+    ).toBeGreaterThan(0);
+    await t.db
+      .update(exportJobs)
+      .set({ expiresAt: new Date(Date.now() - ARCHIVE_GRACE_MS - 1000) })
+      .where(eq(exportJobs.id, id));
     await pruneExpiredData(t.db, { auditRetentionDays: 365 });
     expect(await t.db.select().from(exportChunks).where(eq(exportChunks.exportId, id))).toEqual([]);
   });

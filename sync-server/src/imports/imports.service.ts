@@ -22,13 +22,18 @@ import { dayKeyOf } from '@platform/schema/time-tracking/org-calendar';
 import type { Database, Db, Tx } from '../db/open-database.ts';
 import { organizationRegion } from '../organizations/organizations.service.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
-import { Conflict, Forbidden, NotFound, ValidationFailed } from '../plugins/domain-errors.ts';
+import {
+  Conflict,
+  Forbidden,
+  NotFound,
+  RowsRefused,
+  ValidationFailed,
+} from '../plugins/domain-errors.ts';
 import { requireSession } from '../plugins/session.ts';
 import {
   importableCustomerEmails,
   importCustomerBatch,
   importTagBatch,
-  TooManyTags,
 } from '../crm/roster-import.service.ts';
 import { importableProducts, importCreditBatch } from '../payments/credits-import.service.ts';
 import * as repo from './imports.repository.ts';
@@ -265,7 +270,7 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
       await repo.deleteChunks(tx, importId);
     });
   } catch (error) {
-    if (error instanceof TooManyTags) return await refuse({ rowErrors: error.rowErrors });
+    if (error instanceof RowsRefused) return await refuse({ rowErrors: error.rowErrors });
     deps.log.error({ err: error, importId }, 'import failed; nothing was written');
     await failImport(db, importId);
   }
@@ -286,7 +291,7 @@ function writeBatch(
     case 'tags':
       return importTagBatch(tx, context.orgId, batch as unknown as Array<TagRow & CheckedRow>);
     case 'credits':
-      return importCreditBatch(tx, writer, batch as unknown as CreditRow[]);
+      return importCreditBatch(tx, writer, batch as unknown as Array<CreditRow & CheckedRow>);
     case 'assignments':
     case 'contact-lists':
       // Refused before a job is queued (import-access.ts: not built yet).

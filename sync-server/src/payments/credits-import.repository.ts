@@ -50,9 +50,38 @@ export async function insertImportedCredits(
       select ${orgId}, a.user_id, p.id, p.name, (g->>'id')::uuid, g->>'name', a.credits, 'import',
         'csv-import', ${staffUserId}
       from asked a
+      -- Checked before the import's lock: a product archived or removed since gives nothing.
       join products p on p.id = a.product_id and p.org_id = ${orgId}
-      cross join lateral jsonb_array_elements(p.punch_card_configuration->'groups') as g
+        and p.state <> 'archived' and not p.deleted and p.type = 'one-time'
+      -- A group is one balance, whatever the product's configuration repeats.
+      cross join lateral (
+        select distinct on (e->>'id') e as g
+        from jsonb_array_elements(p.punch_card_configuration->'groups') as e
+        order by e->>'id'
+      ) as groups
       order by a.user_id, p.id
       returning customer_user_id as user_id, product_id`),
   ).map((row) => ({ userId: row.user_id, productId: row.product_id }));
+}
+
+/**
+ * Addresses of this batch that more than one live customer of the organisation carries (two
+ * accounts whose addresses differ only in letter case): a row naming one cannot say whom.
+ */
+export async function ambiguousCustomerEmails(
+  tx: Tx,
+  orgId: string,
+  emails: readonly string[],
+): Promise<Set<string>> {
+  const rows = rowsOf<{ email: string }>(
+    await tx.execute(sql`
+      select lower(r.email) as email
+      from roster_items r
+      join json_array_elements_text(${JSON.stringify(emails)}::json) as e(email)
+        on lower(r.email) = e.email
+      where r.org_id = ${orgId} and not r.deleted
+      group by lower(r.email)
+      having count(distinct r.user_id) > 1`),
+  );
+  return new Set(rows.map((row) => row.email));
 }

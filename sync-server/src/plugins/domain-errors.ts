@@ -21,3 +21,13 @@ export class RuleBroken extends DomainError {}
 export class TooManyRequests extends DomainError {}
 /** Something the request needs is out of reach for a moment (503 with a retry hint). */
 export class ServiceUnavailable extends DomainError {}
+
+/**
+ * An import's rows that the server's own check refused after the preview passed them (what only
+ * the server knows): the import ends refused with these rows, nothing written.
+ */
+export class RowsRefused extends Error {
+  constructor(readonly rowErrors: Array<{ row: number; message: string; cells: string[] }>) {
+    super('rows refused');
+  }
+}
