@@ -30,6 +30,8 @@ import {
   insertTestUser,
   linkChild,
   logInAs,
+  newOrgWithOwner,
+  signedInStaff,
   switchInto,
 } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
@@ -71,26 +73,10 @@ describe.each(testDatabaseKinds)('export attacks on %s', (kind) => {
   }
 
   /** A new organisation and its owner (every claim), signed in to its staff view. */
-  async function newOrg() {
-    const org = await insertTestOrg(t.db);
-    const owner = await insertTestUser(t.db);
-    await addMembership(t.db, owner.id, org.id, 'staff', [...allClaims]);
-    const { jar } = await logInAs(t.app, owner.email!, {
-      profileType: 'use-org',
-      profileOrgId: org.id,
-    });
-    return { org, owner, jar };
-  }
+  const newOrg = () => newOrgWithOwner(t.app, t.db);
 
-  async function staffOf(orgId: string, staffClaims: string[]) {
-    const user = await insertTestUser(t.db);
-    await addMembership(t.db, user.id, orgId, 'staff', staffClaims);
-    const { jar } = await logInAs(t.app, user.email!, {
-      profileType: 'use-org',
-      profileOrgId: orgId,
-    });
-    return { user, jar };
-  }
+  const staffOf = (orgId: string, staffClaims: string[]) =>
+    signedInStaff(t.app, t.db, orgId, staffClaims);
 
   async function onRoster(
     orgId: string,

@@ -9,9 +9,9 @@ import { seedFamilies } from '../families/families.fixtures.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
 import {
   addMembership,
-  insertTestOrg,
   insertTestUser,
   logInAs,
+  newOrgWithOwner,
   uniqueEmail,
 } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
@@ -82,16 +82,7 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
     importCalls(t.app).importFile(jar, kind, text, 1024 * 1024);
 
   /** A new organisation and its owner, signed in. */
-  async function newOrg() {
-    const org = await insertTestOrg(t.db);
-    const owner = await insertTestUser(t.db);
-    await addMembership(t.db, owner.id, org.id, 'staff', [...allClaims]);
-    const { jar } = await logInAs(t.app, owner.email!, {
-      profileType: 'use-org',
-      profileOrgId: org.id,
-    });
-    return { org, owner, jar };
-  }
+  const newOrg = () => newOrgWithOwner(t.app, t.db);
 
   it('an export imports into an empty organisation and exports again as the same files', async () => {
     const a = await newOrg();

@@ -26,10 +26,11 @@ import { creditBalancesOf } from '../payments/credits.service.ts';
 import type { ChangeNotification } from '../sync/change-feed.ts';
 import {
   addMembership,
-  insertTestOrg,
   insertTestUser,
   linkChild,
   logInAs,
+  newOrgWithOwner,
+  signedInStaff,
   switchInto,
   uniqueEmail,
 } from '../testing/auth-fixtures.ts';
@@ -62,26 +63,10 @@ describe.each(testDatabaseKinds)('credits import and export runs under attack on
   const HEADER = 'customerEmail,productName,credits';
 
   /** A new organisation with its owner (every claim), signed in to its staff view. */
-  async function newOrg() {
-    const org = await insertTestOrg(t.db);
-    const owner = await insertTestUser(t.db);
-    await addMembership(t.db, owner.id, org.id, 'staff', [...allClaims]);
-    const { jar } = await logInAs(t.app, owner.email!, {
-      profileType: 'use-org',
-      profileOrgId: org.id,
-    });
-    return { org, owner, jar };
-  }
+  const newOrg = () => newOrgWithOwner(t.app, t.db);
 
-  async function staffOf(orgId: string, staffClaims: string[]) {
-    const user = await insertTestUser(t.db);
-    await addMembership(t.db, user.id, orgId, 'staff', staffClaims);
-    const { jar } = await logInAs(t.app, user.email!, {
-      profileType: 'use-org',
-      profileOrgId: orgId,
-    });
-    return { user, jar };
-  }
+  const staffOf = (orgId: string, staffClaims: string[]) =>
+    signedInStaff(t.app, t.db, orgId, staffClaims);
 
   /** A customer of the organisation (membership and roster item), signed in to its customer app. */
   async function customerOf(orgId: string, values: Partial<typeof users.$inferInsert> = {}) {

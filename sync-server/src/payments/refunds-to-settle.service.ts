@@ -49,6 +49,28 @@ async function lockRefused(tx: Tx, seller: Seller, id: string) {
   return row;
 }
 
+/** The payer's devices hear of it, and the audit says who settled it how. */
+async function announceSettling(
+  tx: Tx,
+  seller: Seller,
+  row: repo.BookingPaymentRow,
+  action: 'booking-refund-retried' | 'booking-refund-marked-refunded',
+) {
+  await notifyChange(tx, {
+    collection: 'booking-payments',
+    orgId: row.orgId,
+    ownerIds: [row.payerUserId],
+  });
+  await repo.auditRefundSettling(tx, {
+    orgId: row.orgId,
+    actorUserId: seller.userId,
+    payerUserId: row.payerUserId,
+    action,
+    paymentId: row.id,
+    amountMinor: row.amountMinor,
+  });
+}
+
 export async function retryRefund(
   db: Db,
   jobs: Pick<JobQueue, 'enqueue'>,
@@ -58,19 +80,7 @@ export async function retryRefund(
   await db.transaction(async (tx) => {
     const row = await lockRefused(tx, seller, id);
     await repo.updateBookingPayment(tx, row.id, { status: 'refund-due', failureMessage: null });
-    await notifyChange(tx, {
-      collection: 'booking-payments',
-      orgId: row.orgId,
-      ownerIds: [row.payerUserId],
-    });
-    await repo.auditRefundSettling(tx, {
-      orgId: row.orgId,
-      actorUserId: seller.userId,
-      payerUserId: row.payerUserId,
-      action: 'booking-refund-retried',
-      paymentId: row.id,
-      amountMinor: row.amountMinor,
-    });
+    await announceSettling(tx, seller, row, 'booking-refund-retried');
     // Queued with the change: the job finds it owed back (or the hourly sweep does).
     await jobs.enqueue('booking-refund', { paymentId: row.id }, { tx });
   });
@@ -90,19 +100,7 @@ export async function markRefundedOutside(
       refundedAt: now,
       failureMessage: `Refunded outside the platform (marked by ${seller.name}).`,
     });
-    await notifyChange(tx, {
-      collection: 'booking-payments',
-      orgId: row.orgId,
-      ownerIds: [row.payerUserId],
-    });
-    await repo.auditRefundSettling(tx, {
-      orgId: row.orgId,
-      actorUserId: seller.userId,
-      payerUserId: row.payerUserId,
-      action: 'booking-refund-marked-refunded',
-      paymentId: row.id,
-      amountMinor: row.amountMinor,
-    });
+    await announceSettling(tx, seller, row, 'booking-refund-marked-refunded');
   });
   return { message: texts.markedRefunded };
 }

@@ -101,3 +101,28 @@ export async function switchInto(app: FastifyInstance, jar: CookieJar, childUser
     throw new Error(`switching failed: ${switched.statusCode} ${switched.body}`);
   jar.store(switched);
 }
+
+/** A new organisation and its owner (every claim), signed in to its staff view. */
+export async function newOrgWithOwner(app: FastifyInstance, db: Db) {
+  const org = await insertTestOrg(db);
+  const owner = await insertTestUser(db);
+  await addMembership(db, owner.id, org.id, 'staff', [...allClaims]);
+  const { jar } = await logInAs(app, owner.email!, {
+    profileType: 'use-org',
+    profileOrgId: org.id,
+  });
+  return { org, owner, jar };
+}
+
+/** A staff member of the organisation holding these claims, signed in to its staff view. */
+export async function signedInStaff(
+  app: FastifyInstance,
+  db: Db,
+  orgId: string,
+  staffClaims: string[],
+) {
+  const user = await insertTestUser(db);
+  await addMembership(db, user.id, orgId, 'staff', staffClaims);
+  const { jar } = await logInAs(app, user.email!, { profileType: 'use-org', profileOrgId: orgId });
+  return { user, jar };
+}
