@@ -60,7 +60,7 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   });
   jobs.handle('booking-refund', async (payload) => {
     const outcome = await refundBookingPayment(
-      { db, processor: app.paymentProcessor, jobs },
+      { db, processor: app.paymentProcessor, jobs, log: app.log },
       payload.paymentId,
     );
     if (outcome === 'refused')

@@ -177,6 +177,7 @@ export async function auditRefundSettling(
     action: 'booking-refund-retried' | 'booking-refund-marked-refunded';
     paymentId: string;
     amountMinor: number;
+    impersonatorUserId: string | null;
   },
 ) {
   await tx.insert(auditLog).values({
@@ -184,6 +185,10 @@ export async function auditRefundSettling(
     actorUserId: entry.actorUserId,
     subjectUserId: entry.payerUserId,
     action: entry.action,
-    detail: { paymentId: entry.paymentId, amountMinor: entry.amountMinor },
+    detail: {
+      paymentId: entry.paymentId,
+      amountMinor: entry.amountMinor,
+      impersonatorUserId: entry.impersonatorUserId,
+    },
   });
 }

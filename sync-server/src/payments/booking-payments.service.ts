@@ -61,7 +61,10 @@ const STALE_CHARGING_MS = 60 * 60_000;
 
 export type CardChoice = { paymentMethodId: string | null; newCard: CardToSave | null };
 
-type Notices = { jobs?: Pick<JobQueue, 'enqueue'> | null };
+type Notices = {
+  jobs?: Pick<JobQueue, 'enqueue'> | null;
+  log?: { error: (context: object, message: string) => void };
+};
 
 export async function chargeBookingPayment(
   deps: { db: Db; processor: PaymentProcessor } & Notices,
@@ -313,9 +316,22 @@ export async function owePaymentsBack(
 }
 
 /**
+ * How long a refund run's claim stands: longer than any processor call (the Stripe SDK waits
+ * up to 80 s and retries twice). A run that died leaves the refund to the hourly sweep after it.
+ */
+const REFUND_CLAIM_MS = 10 * 60_000;
+
+/**
  * The refund job: gives back a payment owed back, once — the processor's idempotency key is
  * the payment's, so a job run twice (a retry, the sweep) asks the same question. A refund the
  * processor will not make is recorded with its reason for staff to settle.
+ *
+ * A run claims the payment before it asks the processor (`charging_since`: a processor call in
+ * flight, for a refund as for a charge), and writes the answer only while its claim stands — so
+ * two runs never ask at once, and a refusal is written only by the run that was refused: while
+ * a run waits on the processor the payment stays owed back, and staff cannot mark it refunded
+ * outside the platform (refunds-to-settle.service.ts acts on refused ones only). Found by the
+ * review of refunds to settle: a late "refunded" over a refund staff had paid back by hand.
  */
 export async function refundBookingPayment(
   deps: { db: Db; processor: PaymentProcessor } & Notices,
@@ -324,17 +340,35 @@ export async function refundBookingPayment(
 ): Promise<'refunded' | 'refused' | 'nothing'> {
   const [row] = await deps.db.transaction(async (tx) => {
     const found = await repo.lockBookingPaymentById(tx, paymentId);
-    return found && found.status === 'refund-due' ? [found] : [];
+    if (!found || found.status !== 'refund-due') return [];
+    // Another run is asking the processor: it writes the answer.
+    if (found.chargingSince && now.getTime() - found.chargingSince.getTime() < REFUND_CLAIM_MS)
+      return [];
+    await repo.updateBookingPayment(tx, found.id, { chargingSince: now });
+    return [found];
   });
   if (!row) return 'nothing';
+  /** The answer, written only while this run's claim stands (else nothing: a newer run's). */
+  const settle = (values: Parameters<typeof repo.updateBookingPayment>[2]) =>
+    deps.db.transaction(async (tx) => {
+      const current = await repo.lockBookingPaymentById(tx, row.id);
+      if (current?.status !== 'refund-due' || current.chargingSince?.getTime() !== now.getTime())
+        return false;
+      await changePayment(tx, row, { ...values, chargingSince: null });
+      if (values.status === 'refunded')
+        await deps.jobs?.enqueue(
+          'booking-payment-notice',
+          { orgId: row.orgId, paymentId: row.id, kind: 'refunded' },
+          { tx },
+        );
+      return true;
+    });
   if (!row.processorChargeId) {
-    await deps.db.transaction((tx) =>
-      changePayment(tx, row, {
-        status: 'refund-refused',
-        failureMessage: 'No charge was recorded for this payment.',
-      }),
-    );
-    return 'refused';
+    const written = await settle({
+      status: 'refund-refused',
+      failureMessage: 'No charge was recorded for this payment.',
+    });
+    return written ? 'refused' : 'nothing';
   }
   const outcome = await requirePaymentProcessing(deps.processor).refund({
     orgId: row.orgId,
@@ -343,24 +377,22 @@ export async function refundBookingPayment(
     idempotencyKey: `booking-refund:${row.id}`,
   });
   if (outcome.status === 'refunded') {
-    await deps.db.transaction(async (tx) => {
-      await changePayment(tx, row, {
-        status: 'refunded',
-        processorRefundId: outcome.refundId,
-        refundedAt: now,
-      });
-      await deps.jobs?.enqueue(
-        'booking-payment-notice',
-        { orgId: row.orgId, paymentId: row.id, kind: 'refunded' },
-        { tx },
-      );
+    const written = await settle({
+      status: 'refunded',
+      processorRefundId: outcome.refundId,
+      refundedAt: now,
     });
-    return 'refunded';
+    // The claim outlived its lease and the payment moved on: the processor did refund, which
+    // staff must hear of (it may have been paid back another way too).
+    if (!written)
+      deps.log?.error(
+        { paymentId: row.id, refundId: outcome.refundId },
+        'a booking payment was refunded by the processor after its refund run lost its claim',
+      );
+    return written ? 'refunded' : 'nothing';
   }
-  await deps.db.transaction((tx) =>
-    changePayment(tx, row, { status: 'refund-refused', failureMessage: outcome.message }),
-  );
-  return 'refused';
+  const written = await settle({ status: 'refund-refused', failureMessage: outcome.message });
+  return written ? 'refused' : 'nothing';
 }
 
 /**

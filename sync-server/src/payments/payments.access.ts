@@ -23,7 +23,13 @@ export async function requireCatalogueManager(request: FastifyRequest): Promise<
 export const SELL_CLAIM = 'manage-point-of-sale';
 
 /** Staff who sell: they charge customers from the CRM and at the point of sale. */
-export type Seller = { orgId: string; userId: string; name: string };
+export type Seller = {
+  orgId: string;
+  userId: string;
+  name: string;
+  /** The admin at the keyboard of an impersonated session, named in audit rows beside them. */
+  impersonatorUserId?: string | null;
+};
 
 /**
  * spec §2 'Charge product or subscription': staff with manage-point-of-sale in the session's
@@ -35,7 +41,12 @@ export async function requireSeller(request: FastifyRequest): Promise<Seller> {
   if (session.view !== 'org' || !session.orgId || !claims.includes(SELL_CLAIM)) {
     throw new Forbidden('You cannot charge this organisation’s customers.');
   }
-  return { orgId: session.orgId, userId: user.id, name: fullName(user) };
+  return {
+    orgId: session.orgId,
+    userId: user.id,
+    name: fullName(user),
+    impersonatorUserId: session.impersonatorUserId,
+  };
 }
 
 /**

@@ -68,6 +68,7 @@ async function announceSettling(
     action,
     paymentId: row.id,
     amountMinor: row.amountMinor,
+    impersonatorUserId: seller.impersonatorUserId ?? null,
   });
 }
 
