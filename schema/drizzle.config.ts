@@ -10,6 +10,7 @@ export default defineConfig({
     './schema/src/db/credit-tables.ts',
     './schema/src/db/schedule-tables.ts',
     './schema/src/db/import-tables.ts',
+    './schema/src/db/contact-list-tables.ts',
   ],
   out: './schema/drizzle',
 });

@@ -3,6 +3,7 @@ import { authRoutes, type AuthRoutesOptions } from './auth/routes.ts';
 import { bookingRoutes } from './bookings/routes.ts';
 import { brandingRoutes } from './branding/routes.ts';
 import { crmRoutes } from './crm/routes.ts';
+import { contactListRoutes } from './crm/contact-lists.routes.ts';
 import { devToolsRoutes } from './dev-tools/routes.ts';
 import { familiesRoutes } from './families/routes.ts';
 import { importRoutes } from './imports/routes.ts';
@@ -38,6 +39,7 @@ export async function registerFeatures(app: FastifyInstance, options: FeatureOpt
   await app.register(settingsRoutes);
   await app.register(kioskRoutes);
   await app.register(crmRoutes);
+  await app.register(contactListRoutes);
   await app.register(teamRoutes);
   await app.register(paymentsRoutes);
   await app.register(chargeRoutes);

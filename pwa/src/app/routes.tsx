@@ -55,6 +55,10 @@ const PointOfSale = lazyComponent(() => import('./pages/pos.tsx'), 'PointOfSale'
 const Calendar = lazyComponent(() => import('./pages/calendar.tsx'), 'Calendar');
 const CrmCustomerProfile = lazyComponent(() => import('./pages/crm.tsx'), 'CrmCustomerProfile');
 const CrmRedirect = lazyComponent(() => import('./pages/crm.tsx'), 'CrmRedirect');
+const ContactListsPage = lazyComponent(
+  () => import('../features/crm/pages/contact-lists-page.tsx'),
+  'ContactListsPage',
+);
 const ImportPage = lazyComponent(
   () => import('../features/imports/pages/import-page.tsx'),
   'ImportPage',
@@ -190,6 +194,14 @@ export const dashboardRoutes: RouteObject[] = [
     element: (
       <RequireNavAccess navPath="/dashboard/crm" title="Import from a spreadsheet">
         <ImportPage />
+      </RequireNavAccess>
+    ),
+  },
+  {
+    path: 'dashboard/crm/lists',
+    element: (
+      <RequireNavAccess navPath="/dashboard/crm" title="Contact lists">
+        <ContactListsPage />
       </RequireNavAccess>
     ),
   },

@@ -12,6 +12,7 @@ import { inviteTables } from './invite-tables.ts';
 import { creditTables } from './credit-tables.ts';
 import { scheduleTables } from './schedule-tables.ts';
 import { importTables } from './import-tables.ts';
+import { contactListTables } from './contact-list-tables.ts';
 
 export * from './tables.ts';
 export * from './replicated-tables.ts';
@@ -20,6 +21,7 @@ export * from './invite-tables.ts';
 export * from './credit-tables.ts';
 export * from './schedule-tables.ts';
 export * from './import-tables.ts';
+export * from './contact-list-tables.ts';
 
 export const allTables = {
   ...tables,
@@ -28,6 +30,7 @@ export const allTables = {
   ...creditTables,
   ...scheduleTables,
   ...importTables,
+  ...contactListTables,
   rosterItems,
   timeEntries,
   bookings,

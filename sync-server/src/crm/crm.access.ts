@@ -32,3 +32,8 @@ export async function requireCrmStaff(request: FastifyRequest): Promise<CrmStaff
     name: fullName(user),
   };
 }
+
+/** Staff first (a preValidation hook): a caller without the claim learns nothing about the input's shape (403). */
+export const crmStaffFirst = async (request: FastifyRequest) => {
+  await requireCrmStaff(request);
+};

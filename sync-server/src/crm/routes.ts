@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -12,7 +12,7 @@ import {
 import { keyboardOf } from '../access/act-for.ts';
 import { addressSubject, enforce } from '../rate-limits/rate-limits.ts';
 import { addCustomer, resendInvitation } from './add-customer.service.ts';
-import { requireCrmStaff } from './crm.access.ts';
+import { crmStaffFirst, requireCrmStaff } from './crm.access.ts';
 import { addCustomerLimits, resendInvitationLimits } from './crm.limits.ts';
 import {
   addCustomerMetric,
@@ -33,11 +33,6 @@ import { requireSession, sessionFirst, type SessionContext } from '../plugins/se
 
 const rosterParams = z.object({ rosterId: z.string().min(1).max(100) });
 const invitationParams = z.object({ invitationId: z.uuid() });
-
-/** Staff first: a caller without the claim learns nothing about the input's shape (403). */
-const crmStaffFirst = async (request: FastifyRequest) => {
-  await requireCrmStaff(request);
-};
 
 /** The CRM API (issue 7); paths and shapes in schema/src/crm/crm.zod.ts. */
 export async function crmRoutes(app: FastifyInstance) {

@@ -49,6 +49,9 @@ export function CrmPage({ customerAction, productPart, pendingInvites }: Props) 
           <Link className="button button-secondary" to="/dashboard/crm/import">
             Import from CSV
           </Link>
+          <Link className="button button-secondary" to="/dashboard/crm/lists">
+            Contact lists
+          </Link>
           <button type="button" className="button" onClick={() => setAdding(true)}>
             Add customer
           </button>

@@ -5,6 +5,7 @@ import { PageLoading } from '../../../components/page-loading.tsx';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { AddCustomerDialog } from '../components/add-customer-dialog.tsx';
 import { CustomerActivity } from '../components/customer-activity.tsx';
+import { CustomerContactLists } from '../components/customer-contact-lists.tsx';
 import { CustomerFamily } from '../components/customer-family.tsx';
 import { CustomerMetrics } from '../components/customer-metrics.tsx';
 import { CustomerNotes } from '../components/customer-notes.tsx';
@@ -125,6 +126,7 @@ export function CustomerProfilePage(props: Props) {
       {props.credits?.(customer)}
       {profile && <CustomerFamily profile={profile} actions={familyActions(customer, reload)} />}
       <CustomerTags tags={item.tags} onSave={local.saveTags} canSave suggestions={orgTags} />
+      <CustomerContactLists userId={contact.id} name={name} online={online} />
       <CustomerNotes notes={local.notes} onAdd={local.addNote} canSave />
       {profile ? (
         <>
