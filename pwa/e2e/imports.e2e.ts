@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { rosterItems } from '@platform/schema/db';
+import { contactLists, rosterItems } from '@platform/schema/db';
 import { csvMessages } from '@platform/schema/imports/csv';
 import { importMessages } from '@platform/schema/imports/import-rules';
 import { axeViolations } from '../../scripts/e2e/axe.ts';
@@ -141,6 +141,31 @@ describe('CSV import', () => {
     await page.getByRole('button', { name: 'Import 2 rows' }).click();
     await page.getByText('2 customers given credits, 0 already had').waitFor({ timeout: 30_000 });
     expect(await axeViolations(page)).toEqual([]);
+
+    // Onto a contact list (server state: the preview reads the organisation's lists).
+    await env.server.db
+      .insert(contactLists)
+      .values({ orgId: env.server.seed.zipperOrgId, name: `Crew ${suffix}` });
+    await page.getByRole('button', { name: 'Import another file' }).click();
+    await page
+      .getByLabel('What are you importing?')
+      .selectOption({ label: 'Contact list members' });
+    await page
+      .getByLabel('Rows (CSV)')
+      .fill(`${email('ada')},crew ${suffix}\n${email('nora')},No such list`);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: importMessages.errorsHeading })
+      .getByText(importMessages.listNotFound)
+      .waitFor();
+    await page.getByRole('button', { name: 'Edit rows' }).click();
+    await page
+      .getByLabel('Rows (CSV)')
+      .fill(`${email('ada')},crew ${suffix}\n${email('nora')},Crew ${suffix}`);
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('button', { name: 'Import 2 rows' }).click();
+    await page.getByText('2 added to their lists, 0 already on').waitFor({ timeout: 30_000 });
     await context.close();
   }, 180_000);
 

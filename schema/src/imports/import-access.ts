@@ -15,11 +15,15 @@ export const importClaims: Record<ImportKind, readonly Claim[]> = {
 };
 
 /**
- * The imports built so far. Assignments and contact lists are checked by the rules
- * (import-rules.ts) but not yet written: the server refuses them and the screen does not offer
- * them (issue 17 is open for them).
+ * The imports built so far. Assignments are checked by the rules (import-rules.ts) but not yet
+ * written: the server refuses them and the screen does not offer them (decision 0073).
  */
-export const importKindsBuilt: readonly ImportKind[] = ['customers', 'tags', 'credits'];
+export const importKindsBuilt: readonly ImportKind[] = [
+  'customers',
+  'tags',
+  'credits',
+  'contact-lists',
+];
 
 export function mayImport(claims: readonly string[], kind: ImportKind): boolean {
   return importKindsBuilt.includes(kind) && importClaims[kind].every((c) => claims.includes(c));

@@ -11,6 +11,7 @@ import {
   insertImportedAccounts,
   insertImportInvitations,
   inviteImportedAccounts,
+  ambiguousCustomerEmails,
   rosterTagsByEmail,
   setImportedTags,
 } from './roster-import.repository.ts';
@@ -112,4 +113,30 @@ export async function importTagBatch(
     });
   const tagged = changes.length;
   return { tagged, unchanged: byEmail.size - tagged };
+}
+
+/**
+ * Rows naming a customer by an address two customers of the organisation carry (accounts whose
+ * addresses differ only in letter case) cannot say whom: the import is refused with them.
+ */
+export async function refuseAmbiguousEmails(
+  tx: Tx,
+  orgId: string,
+  rows: ReadonlyArray<{ email: string; row: number; cells: string[] }>,
+): Promise<void> {
+  const ambiguous = await ambiguousCustomerEmails(
+    tx,
+    orgId,
+    rows.map((row) => row.email),
+  );
+  if (ambiguous.size === 0) return;
+  throw new RowsRefused(
+    rows
+      .filter((row) => ambiguous.has(row.email))
+      .map((row) => ({
+        row: row.row,
+        message: `Email ${row.email} belongs to more than one customer on your list`,
+        cells: row.cells,
+      })),
+  );
 }

@@ -45,6 +45,28 @@ export const exportSections: readonly ExportSection[] = [
       where r.org_id = ${orgId} and not r.deleted and r.email is not null`,
   },
   {
+    // The contact lists import's shape: one row per member with an address. The lists
+    // themselves, empty ones too, are contact-lists.csv (the import needs them made first).
+    file: 'contact-list-members.csv',
+    key: 'contactListMembers',
+    columns: ['customerEmail', 'contactListName'],
+    rows: (orgId) => sql`
+      select lower(r.email) as "customerEmail", l.name as "contactListName",
+        lower(r.email) as k1, lower(l.name) || ' ' || l.id::text as k2
+      from contact_list_members m
+      join contact_lists l on l.id = m.list_id and l.org_id = m.org_id
+      join roster_items r on r.org_id = m.org_id and r.user_id = m.user_id
+      where m.org_id = ${orgId} and not r.deleted and r.email is not null`,
+  },
+  {
+    file: 'contact-lists.csv',
+    key: 'contactLists',
+    columns: ['name', 'createdAt'],
+    rows: (orgId) => sql`
+      select l.name, ${iso(sql`l.created_at`)} as "createdAt", lower(l.name) as k1, l.id::text as k2
+      from contact_lists l where l.org_id = ${orgId}`,
+  },
+  {
     file: 'credits.csv',
     key: 'credits',
     columns: ['customerEmail', 'productName', 'credits'],

@@ -355,6 +355,8 @@ const readme = (orgName: string) =>
     '',
     'customers.csv and tags.csv have the columns the CSV imports read: they import into a new',
     "organisation as they are. credits.csv is each customer's punch-card balance per product.",
+    "contact-list-members.csv is the contact lists import's shape (make the lists of",
+    'contact-lists.csv first, then import it).',
     'people.csv lists everyone on the customer list, also those without an email (children).',
     'The other files: notes, metrics, families, products, coupons, subscriptions, invoices, staff',
     'time entries, bookings and branding. everything.json holds the same rows in one file.',

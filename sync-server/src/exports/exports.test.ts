@@ -111,12 +111,37 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
       (await importInto(a.jar, 'credits', `${ann},Ten class pack,7\n${bo},ten class pack,2`))
         .status,
     ).toBe('done');
+    // Contact lists: made, and filled by the import.
+    const makeList = async (jar: CookieJar, name: string) =>
+      expect(
+        (
+          await t.app.inject({
+            method: 'POST',
+            url: '/api/contact-lists',
+            headers: jar.headers(),
+            payload: { name },
+          })
+        ).statusCode,
+      ).toBe(201);
+    await makeList(a.jar, 'Newsletter');
+    await makeList(a.jar, 'Morning crew');
+    expect(
+      (
+        await importInto(
+          a.jar,
+          'contact-lists',
+          `${ann},newsletter\n${bo},Newsletter\n${ann},Morning crew`,
+        )
+      ).result,
+    ).toMatchObject({ added: 3, unchanged: 0 });
     const first = await exportOf(a.jar);
     expect(Object.keys(first.files).sort()).toEqual(
       [
         'README.txt',
         'customers.csv',
         'tags.csv',
+        'contact-list-members.csv',
+        'contact-lists.csv',
         'credits.csv',
         'people.csv',
         'customer-notes.csv',
@@ -150,12 +175,26 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
     });
     expect((await importInto(b.jar, 'tags', first.files['tags.csv']!)).status).toBe('done');
     await pack(b.org.id);
+    await makeList(b.jar, 'Newsletter');
+    await makeList(b.jar, 'Morning crew');
+    const members = await importInto(
+      b.jar,
+      'contact-lists',
+      first.files['contact-list-members.csv']!,
+    );
+    expect(members.result).toMatchObject({ added: 3 });
+    // The same file again adds nothing.
+    expect(
+      (await importInto(b.jar, 'contact-lists', first.files['contact-list-members.csv']!)).result,
+    ).toMatchObject({ added: 0, unchanged: 3 });
     expect(first.files['credits.csv']!.trimEnd().split('\r\n')).toHaveLength(3);
     expect((await importInto(b.jar, 'credits', first.files['credits.csv']!)).status).toBe('done');
     const second = await exportOf(b.jar);
     expect(second.files['customers.csv']).toBe(first.files['customers.csv']);
     expect(second.files['tags.csv']).toBe(first.files['tags.csv']);
     expect(second.files['credits.csv']).toBe(first.files['credits.csv']);
+    expect(second.files['contact-list-members.csv']).toBe(first.files['contact-list-members.csv']);
+    expect(first.files['contact-list-members.csv']!.trimEnd().split('\r\n')).toHaveLength(4);
   });
 
   it('holds no secrets: no password hashes, invitation tokens or card details', async () => {

@@ -4,6 +4,7 @@ import { decodeCsvBytes, readCsv } from '@platform/schema/imports/csv';
 import { mayImport } from '@platform/schema/imports/import-access';
 import {
   checkImport,
+  type ContactListRow,
   type CreditRow,
   type CustomerRow,
   type ImportKind,
@@ -34,7 +35,9 @@ import {
   importableCustomerEmails,
   importCustomerBatch,
   importTagBatch,
+  refuseAmbiguousEmails,
 } from '../crm/roster-import.service.ts';
+import { addMembersByEmail, contactListsByName } from '../crm/contact-lists.service.ts';
 import { importableProducts, importCreditBatch } from '../payments/credits-import.service.ts';
 import * as repo from './imports.repository.ts';
 
@@ -222,8 +225,8 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
         row.kind === 'credits' || row.kind === 'assignments'
           ? await importableProducts(db, row.orgId)
           : new Map(),
-      // What the imports not built yet would need (import-access.ts): none reaches here.
-      contactLists: new Map(),
+      contactLists:
+        row.kind === 'contact-lists' ? await contactListsByName(db, row.orgId) : new Map(),
       today: dayKeyOf(Date.now(), region.timeZone),
       country: region.country,
     });
@@ -292,11 +295,26 @@ function writeBatch(
       return importTagBatch(tx, context.orgId, batch as unknown as Array<TagRow & CheckedRow>);
     case 'credits':
       return importCreditBatch(tx, writer, batch as unknown as Array<CreditRow & CheckedRow>);
-    case 'assignments':
     case 'contact-lists':
+      return importContactListBatch(
+        tx,
+        writer,
+        batch as unknown as Array<ContactListRow & CheckedRow>,
+      );
+    case 'assignments':
       // Refused before a job is queued (import-access.ts: not built yet).
       throw new Error(`the ${context.kind} import is not built`);
   }
+}
+
+/** Customers put on contact lists (never taken off): the same file twice adds nothing. */
+async function importContactListBatch(
+  tx: Tx,
+  writer: { orgId: string; staffUserId: string | null },
+  rows: ReadonlyArray<ContactListRow & CheckedRow>,
+): Promise<Record<string, number>> {
+  await refuseAmbiguousEmails(tx, writer.orgId, rows);
+  return addMembersByEmail(tx, writer.orgId, writer.staffUserId, rows);
 }
 
 /** The import ended without writing anything: said so, and its file is let go. */

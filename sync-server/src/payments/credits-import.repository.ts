@@ -63,25 +63,3 @@ export async function insertImportedCredits(
       returning customer_user_id as user_id, product_id`),
   ).map((row) => ({ userId: row.user_id, productId: row.product_id }));
 }
-
-/**
- * Addresses of this batch that more than one live customer of the organisation carries (two
- * accounts whose addresses differ only in letter case): a row naming one cannot say whom.
- */
-export async function ambiguousCustomerEmails(
-  tx: Tx,
-  orgId: string,
-  emails: readonly string[],
-): Promise<Set<string>> {
-  const rows = rowsOf<{ email: string }>(
-    await tx.execute(sql`
-      select lower(r.email) as email
-      from roster_items r
-      join json_array_elements_text(${JSON.stringify(emails)}::json) as e(email)
-        on lower(r.email) = e.email
-      where r.org_id = ${orgId} and not r.deleted
-      group by lower(r.email)
-      having count(distinct r.user_id) > 1`),
-  );
-  return new Set(rows.map((row) => row.email));
-}

@@ -5,12 +5,8 @@ import {
 } from '@platform/schema/imports/import-rules';
 import type { Db, Tx } from '../db/open-database.ts';
 import { notifyChange } from '../sync/change-feed.ts';
-import { RowsRefused } from '../plugins/domain-errors.ts';
-import {
-  ambiguousCustomerEmails,
-  importableProductRows,
-  insertImportedCredits,
-} from './credits-import.repository.ts';
+import { refuseAmbiguousEmails } from '../crm/roster-import.service.ts';
+import { importableProductRows, insertImportedCredits } from './credits-import.repository.ts';
 
 /**
  * What the import's rules need of the catalogue: its products by name (lower-case) — the ones
@@ -35,21 +31,7 @@ export async function importCreditBatch(
   context: { orgId: string; staffUserId: string | null },
   rows: ReadonlyArray<CreditRow & { row: number; cells: string[] }>,
 ): Promise<{ credited: number; unchanged: number }> {
-  const ambiguous = await ambiguousCustomerEmails(
-    tx,
-    context.orgId,
-    rows.map((row) => row.email),
-  );
-  if (ambiguous.size > 0)
-    throw new RowsRefused(
-      rows
-        .filter((row) => ambiguous.has(row.email))
-        .map((row) => ({
-          row: row.row,
-          message: `Email ${row.email} belongs to more than one customer on your list`,
-          cells: row.cells,
-        })),
-    );
+  await refuseAmbiguousEmails(tx, context.orgId, rows);
   const added = await insertImportedCredits(tx, context.orgId, context.staffUserId, rows);
   const owners = [...new Set(added.map((row) => row.userId))];
   if (owners.length > 0)

@@ -52,6 +52,8 @@ const outcomeWords: Partial<Record<ImportKind, (result: Record<string, number>) 
     `${r.created ?? 0} new customer${r.created === 1 ? '' : 's'} added, ${r.invited ?? 0} invited (they already had an account), ${r.unchanged ?? 0} already on your list.`,
   credits: (r) =>
     `${r.credited ?? 0} customer${r.credited === 1 ? '' : 's'} given credits, ${r.unchanged ?? 0} already had credits of that product from an import.`,
+  'contact-lists': (r) =>
+    `${r.added ?? 0} added to their list${r.added === 1 ? '' : 's'}, ${r.unchanged ?? 0} already on ${r.unchanged === 1 ? 'it' : 'them'}.`,
   tags: (r) =>
     `${r.tagged ?? 0} customer${r.tagged === 1 ? '' : 's'} tagged, ${r.unchanged ?? 0} already had ${r.unchanged === 1 ? 'that tag' : 'those tags'}.`,
 };

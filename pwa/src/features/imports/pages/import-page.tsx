@@ -17,6 +17,7 @@ import { localToday } from '../../../lib/local-today.ts';
 import { useOrgFormat } from '../../../lib/use-org-format.ts';
 import { failureText } from '../../../lib/request-failure.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
+import { contactListsForPreview } from '../api/contact-lists.ts';
 import { getImport, listImports } from '../api/imports.ts';
 import { CsvPreview } from '../components/csv-preview.tsx';
 import { ImportOutcome, ImportProgress, RecentImports } from '../components/import-progress.tsx';
@@ -133,15 +134,19 @@ export function ImportPage() {
               ),
             )
           : new Map();
+      // Contact lists are server state: read now (the import needs the network anyway).
+      const contactLists = kind === 'contact-lists' ? await contactListsForPreview() : new Map();
       const result = previewOf(kind, text, {
         customerEmails,
         products,
-        contactLists: new Map(),
+        contactLists,
         today: localToday(),
         country,
       });
       if (!result.ok) setProblem(result.message);
       else setPreview(result);
+    } catch (error) {
+      setProblem(failureText(error, 'Reading your contact lists'));
     } finally {
       setChecking(false);
     }
