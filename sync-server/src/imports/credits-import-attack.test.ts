@@ -281,15 +281,12 @@ describe.each(testDatabaseKinds)('credits import and export runs under attack on
         // The job's row says queued (start), then the job is run here, by hand.
         await t.db.update(importJobs).set({ status: 'queued' }).where(eq(importJobs.id, id));
         const run = runImport({ database: t.database, log: silentLog }, id);
-        await waitFor('the import to wait for the lock', async () => {
-          const [row] = rowsOf<{ n: number }>(
-            await t.db.execute(sql`
-              select count(*)::int as n from pg_locks
-              where locktype = 'advisory' and not granted
-                and database = (select oid from pg_database where datname = current_database())`),
-          );
-          return (row?.n ?? 0) > 0;
+        // It waits outside any transaction, trying the lock again every 200 ms.
+        await waitFor('the import to be checked and waiting', async () => {
+          const [job] = await t.db.select().from(importJobs).where(eq(importJobs.id, id));
+          return job?.status === 'running' && job.rowsTotal !== null ? true : undefined;
         });
+        await new Promise((resolve) => setTimeout(resolve, 500));
         const archived = await t.app.inject({
           method: 'POST',
           url: `/api/catalogue/products/${toArchive.id}/archive`,

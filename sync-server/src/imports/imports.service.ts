@@ -21,6 +21,7 @@ import {
 import { importKinds } from '@platform/schema/imports/import-rules';
 import { dayKeyOf } from '@platform/schema/time-tracking/org-calendar';
 import type { Database, Db, Tx } from '../db/open-database.ts';
+import { rowsOf } from '../db/open-database.ts';
 import { organizationRegion } from '../organizations/organizations.service.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import {
@@ -241,43 +242,58 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
         a.email < b.email ? -1 : a.email > b.email ? 1 : 0,
       );
     const cellsOf = new Map(read.records.map((record) => [record.row, record.cells]));
-    await db.transaction(async (tx) => {
-      // One import of an organisation writes at a time (two files naming one new address), and
-      // a second run of this one waits here, then finds it done. Not a lock on the import's
-      // row: the progress is written to it from outside this transaction.
-      await tx.execute(
-        sql`select pg_advisory_xact_lock(hashtextextended(${`import:${row.orgId}`}, 0))`,
-      );
-      const current = await repo.findImport(tx, row.orgId, importId);
-      if (current?.status !== 'running') return;
-      const result: Record<string, number> = { rows: checked.rows.length };
-      for (let start = 0; start < checked.rows.length; start += BATCH_ROWS) {
-        const batch = checked.rows.slice(start, start + BATCH_ROWS);
-        const counts = await writeBatch(
-          tx,
-          { kind: row.kind, orgId: row.orgId, staffUserId: row.createdByUserId },
-          batch.map((r) => ({ ...r, cells: cellsOf.get(r.row) ?? [] })),
+    // One import of an organisation writes at a time (two files naming one new address), and a
+    // second run of this one waits, then finds it done. Not a lock on the import's row: the
+    // progress is written to it from outside the write's transaction. The wait is outside any
+    // transaction (try, and try again): waiters holding pooled connections while the writer
+    // needs one for its progress left the pool deadlocked (a full run, 2026-11-28).
+    const lockKey = `import:${row.orgId}`;
+    for (;;) {
+      const wrote = await db.transaction(async (tx) => {
+        const [lock] = rowsOf<{ locked: boolean }>(
+          await tx.execute(
+            sql`select pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 0)) as locked`,
+          ),
         );
-        for (const [key, value] of Object.entries(counts)) result[key] = (result[key] ?? 0) + value;
-        // Progress is told from outside the transaction — on PostgreSQL, where another
-        // connection can; the embedded database has one, which this transaction holds.
-        if (deps.database.kind === 'postgres')
-          await repo.updateImport(db, importId, { rowsDone: start + batch.length });
-      }
-      await repo.updateImport(tx, importId, {
-        status: 'done',
-        rowsDone: checked.rows.length,
-        result,
-        finishedAt: new Date(),
+        if (!lock?.locked) return false;
+        const current = await repo.findImport(tx, row.orgId, importId);
+        if (current?.status !== 'running') return true;
+        const result: Record<string, number> = { rows: checked.rows.length };
+        for (let start = 0; start < checked.rows.length; start += BATCH_ROWS) {
+          const batch = checked.rows.slice(start, start + BATCH_ROWS);
+          const counts = await writeBatch(
+            tx,
+            { kind: row.kind, orgId: row.orgId, staffUserId: row.createdByUserId },
+            batch.map((r) => ({ ...r, cells: cellsOf.get(r.row) ?? [] })),
+          );
+          for (const [key, value] of Object.entries(counts))
+            result[key] = (result[key] ?? 0) + value;
+          // Progress is told from outside the transaction — on PostgreSQL, where another
+          // connection can; the embedded database has one, which this transaction holds.
+          if (deps.database.kind === 'postgres')
+            await repo.updateImport(db, importId, { rowsDone: start + batch.length });
+        }
+        await repo.updateImport(tx, importId, {
+          status: 'done',
+          rowsDone: checked.rows.length,
+          result,
+          finishedAt: new Date(),
+        });
+        await repo.deleteChunks(tx, importId);
+        return true;
       });
-      await repo.deleteChunks(tx, importId);
-    });
+      if (wrote) break;
+      await new Promise((resolve) => setTimeout(resolve, LOCK_RETRY_MS));
+    }
   } catch (error) {
     if (error instanceof RowsRefused) return await refuse({ rowErrors: error.rowErrors });
     deps.log.error({ err: error, importId }, 'import failed; nothing was written');
     await failImport(db, importId);
   }
 }
+
+/** How often an import waiting for the organisation's other import tries again. */
+const LOCK_RETRY_MS = 200;
 
 type CheckedRow = { row: number; cells: string[] };
 
