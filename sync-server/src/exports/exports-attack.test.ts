@@ -33,6 +33,7 @@ import {
   newOrgWithOwner,
   signedInStaff,
   switchInto,
+  switchTo,
 } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { createTestApp } from '../testing/test-app.ts';
@@ -205,18 +206,7 @@ describe.each(testDatabaseKinds)('export attacks on %s', (kind) => {
     const bossGuardian = await insertTestUser(t.db);
     await linkChild(t.db, bossGuardian.id, bossKid.id, null);
     const bgJar = (await logInAs(t.app, bossGuardian.email!)).jar;
-    const switched = await t.app.inject({
-      method: 'POST',
-      url: '/auth/login',
-      headers: { ...bgJar.headers(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        impersonate: bossKid.id,
-        redirectTo: '/dashboard',
-        profileType: 'use-org',
-        profileOrgId: a.org.id,
-      }).toString(),
-    });
-    if (switched.statusCode === 303) bgJar.store(switched);
+    await switchTo(t.app, bgJar, bossKid.id, a.org.id);
     for (const url of [...urls, '/api/exports'])
       expect((await get(bgJar, url)).statusCode).not.toBe(200);
     expect((await post(bgJar, '/api/exports')).statusCode).not.toBe(201);
@@ -267,19 +257,8 @@ describe.each(testDatabaseKinds)('export attacks on %s', (kind) => {
     const a = await newOrg();
     const admin = await insertTestUser(t.db, { role: 'admin' });
     const adminJar = (await logInAs(t.app, admin.email!)).jar;
-    const switched = await t.app.inject({
-      method: 'POST',
-      url: '/auth/login',
-      headers: { ...adminJar.headers(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        impersonate: a.owner.id,
-        redirectTo: '/dashboard',
-        profileType: 'use-org',
-        profileOrgId: a.org.id,
-      }).toString(),
-    });
+    const switched = await switchTo(t.app, adminJar, a.owner.id, a.org.id);
     expect(switched.statusCode, switched.body).toBe(303);
-    adminJar.store(switched);
     const id = await createdExport(adminJar);
     await ended(id);
     expect((await get(adminJar, `/api/exports/${id}/download`)).statusCode).toBe(200);

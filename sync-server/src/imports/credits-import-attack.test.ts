@@ -33,6 +33,7 @@ import {
   signedInStaff,
   switchInto,
   uniqueEmail,
+  switchTo,
 } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { importCalls } from '../testing/import-fixtures.ts';
@@ -659,19 +660,8 @@ describe.each(testDatabaseKinds)('credits import and export runs under attack on
       const pack = await product(a.org.id);
       const admin = await insertTestUser(t.db, { role: 'admin' });
       const adminJar = (await logInAs(t.app, admin.email!)).jar;
-      const switched = await t.app.inject({
-        method: 'POST',
-        url: '/auth/login',
-        headers: { ...adminJar.headers(), 'content-type': 'application/x-www-form-urlencoded' },
-        payload: new URLSearchParams({
-          impersonate: a.owner.id,
-          redirectTo: '/dashboard',
-          profileType: 'use-org',
-          profileOrgId: a.org.id,
-        }).toString(),
-      });
+      const switched = await switchTo(t.app, adminJar, a.owner.id, a.org.id);
       expect(switched.statusCode, switched.body).toBe(303);
-      adminJar.store(switched);
       const done = await calls.importFile(
         adminJar,
         'credits',

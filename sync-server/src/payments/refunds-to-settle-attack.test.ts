@@ -12,6 +12,7 @@ import {
   linkChild,
   logInAs,
   switchInto,
+  switchTo,
 } from '../testing/auth-fixtures.ts';
 import { payCards, payOrder } from '../testing/booking-pay-fixtures.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
@@ -347,18 +348,7 @@ describe.each(testDatabaseKinds)('refunds to settle under attack on %s', (kind) 
     const bossGuardian = await insertTestUser(t.db);
     await linkChild(t.db, bossGuardian.id, bossKid.id, null);
     const bgJar = (await logInAs(t.app, bossGuardian.email!)).jar;
-    const switched = await t.app.inject({
-      method: 'POST',
-      url: '/auth/login',
-      headers: { ...bgJar.headers(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        impersonate: bossKid.id,
-        redirectTo: '/dashboard',
-        profileType: 'use-org',
-        profileOrgId: a.org.id,
-      }).toString(),
-    });
-    if (switched.statusCode === 303) bgJar.store(switched);
+    await switchTo(t.app, bgJar, bossKid.id, a.org.id);
     // A seller of A signed in to A's customer app; a seller who lost the claim.
     const sellerUser = await insertTestUser(t.db);
     await addMembership(t.db, sellerUser.id, a.org.id, 'staff', ['manage-point-of-sale']);
@@ -472,19 +462,8 @@ describe.each(testDatabaseKinds)('refunds to settle under attack on %s', (kind) 
       lastName: 'Admin',
     });
     const adminJar = (await logInAs(t.app, admin.email!)).jar;
-    const switched = await t.app.inject({
-      method: 'POST',
-      url: '/auth/login',
-      headers: { ...adminJar.headers(), 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        impersonate: owner.id,
-        redirectTo: '/dashboard',
-        profileType: 'use-org',
-        profileOrgId: a.org.id,
-      }).toString(),
-    });
+    const switched = await switchTo(t.app, adminJar, owner.id, a.org.id);
     expect(switched.statusCode, switched.body).toBe(303);
-    adminJar.store(switched);
     const marked = await send(
       adminJar.headers(),
       'POST',

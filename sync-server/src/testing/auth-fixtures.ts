@@ -89,17 +89,36 @@ export async function logInAs(
   return { jar: jar.store(response), response };
 }
 
-/** A guardian's session switches into a child's account, as Switch accounts does (spec §6). */
-export async function switchInto(app: FastifyInstance, jar: CookieJar, childUserId: string) {
+/**
+ * Switch accounts as the sign-in form posts it (spec §6): the session acts for `userId`, in an
+ * organisation's staff view when `orgId` is given. Stored in the jar when it answers 303; the
+ * answer is returned, so a test may expect a refusal.
+ */
+export async function switchTo(
+  app: FastifyInstance,
+  jar: CookieJar,
+  userId: string,
+  orgId?: string,
+) {
   const switched = await app.inject({
     method: 'POST',
     url: '/auth/login',
     headers: { ...jar.headers(), 'content-type': 'application/x-www-form-urlencoded' },
-    payload: new URLSearchParams({ impersonate: childUserId, redirectTo: '/dashboard' }).toString(),
+    payload: new URLSearchParams({
+      impersonate: userId,
+      redirectTo: '/dashboard',
+      ...(orgId ? { profileType: 'use-org', profileOrgId: orgId } : {}),
+    }).toString(),
   });
+  if (switched.statusCode === 303) jar.store(switched);
+  return switched;
+}
+
+/** A guardian's session switches into a child's account, as Switch accounts does (spec §6). */
+export async function switchInto(app: FastifyInstance, jar: CookieJar, childUserId: string) {
+  const switched = await switchTo(app, jar, childUserId);
   if (switched.statusCode !== 303)
     throw new Error(`switching failed: ${switched.statusCode} ${switched.body}`);
-  jar.store(switched);
 }
 
 /** A new organisation and its owner (every claim), signed in to its staff view. */
