@@ -11,6 +11,7 @@ import {
   insertTestUser,
   linkChild,
   logInAs,
+  signedInStaff,
   switchInto,
   switchTo,
 } from '../testing/auth-fixtures.ts';
@@ -41,12 +42,7 @@ describe.each(testDatabaseKinds)('refunds to settle under attack on %s', (kind) 
 
   const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
   const staffWith = async (claims: string[], orgId = a.org.id): Promise<Person> => {
-    const user = await insertTestUser(t.db);
-    await addMembership(t.db, user.id, orgId, 'staff', claims);
-    const { jar } = await logInAs(t.app, user.email!, {
-      profileType: 'use-org',
-      profileOrgId: orgId,
-    });
+    const { user, jar } = await signedInStaff(t.app, t.db, orgId, claims);
     return { id: user.id, email: user.email!, jar };
   };
   const seller = (orgId = a.org.id) => staffWith(['manage-point-of-sale'], orgId);

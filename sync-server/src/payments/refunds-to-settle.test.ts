@@ -6,7 +6,7 @@ import {
   refundsToSettleTexts as texts,
   type RefundsToSettle,
 } from '@platform/schema/payments/refunds-to-settle.zod';
-import { addMembership, insertTestUser, logInAs } from '../testing/auth-fixtures.ts';
+import { signedInStaff } from '../testing/auth-fixtures.ts';
 import { payCards, payOrder } from '../testing/booking-pay-fixtures.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
@@ -33,12 +33,7 @@ describe.each(testDatabaseKinds)('refunds to settle on %s', (kind) => {
 
   const address = () => `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}`;
   const staffWith = async (claims: string[], orgId = a.org.id): Promise<Person> => {
-    const user = await insertTestUser(t.db);
-    await addMembership(t.db, user.id, orgId, 'staff', claims);
-    const { jar } = await logInAs(t.app, user.email!, {
-      profileType: 'use-org',
-      profileOrgId: orgId,
-    });
+    const { user, jar } = await signedInStaff(t.app, t.db, orgId, claims);
     return { id: user.id, email: user.email!, jar };
   };
   const call = (who: Person | null, method: 'GET' | 'POST', url: string) =>
