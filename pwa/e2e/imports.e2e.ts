@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { contactLists, rosterItems } from '@platform/schema/db';
+import { contactLists, rosterItems, subscriptions, users } from '@platform/schema/db';
 import { csvMessages } from '@platform/schema/imports/csv';
 import { importMessages } from '@platform/schema/imports/import-rules';
 import { axeViolations } from '../../scripts/e2e/axe.ts';
@@ -166,6 +166,41 @@ describe('CSV import', () => {
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.getByRole('button', { name: 'Import 2 rows' }).click();
     await page.getByText('2 added to their lists, 0 already on').waitFor({ timeout: 30_000 });
+
+    // Memberships they pay for outside the platform: a card start is not built yet and says so
+    // in the preview; the fixed rows are recorded at the agreed price, nothing charged.
+    await page.getByRole('button', { name: 'Import another file' }).click();
+    await page.getByLabel('What are you importing?').selectOption({ label: 'Product assignments' });
+    const external = 'start-customer-subscription-for-external-payment';
+    await page
+      .getByLabel('Rows (CSV)')
+      .fill(
+        `${email('ada')},Unlimited membership,start-stripe-subscription,2099-01-01\n${email('nora')},Unlimited membership,${external},2026-01-15,,percentage,10`,
+      );
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page
+      .getByRole('alert')
+      .filter({ hasText: importMessages.errorsHeading })
+      .getByText(importMessages.cardStartNotYet)
+      .waitFor();
+    await page.getByRole('button', { name: 'Edit rows' }).click();
+    await page
+      .getByLabel('Rows (CSV)')
+      .fill(
+        `${email('ada')},Unlimited membership,${external},,,,\n${email('nora')},Unlimited membership,${external},2026-01-15,,percentage,10`,
+      );
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.getByRole('button', { name: 'Import 2 rows' }).click();
+    await page
+      .getByText('2 subscriptions paid outside the platform recorded')
+      .waitFor({ timeout: 30_000 });
+    expect(await axeViolations(page)).toEqual([]);
+    const recorded = await env.server.db
+      .select({ priceMinor: subscriptions.priceMinor, external: subscriptions.externalPayments })
+      .from(subscriptions)
+      .innerJoin(users, eq(users.id, subscriptions.customerUserId))
+      .where(eq(users.email, email('nora')));
+    expect(recorded).toEqual([{ priceMinor: 11_610, external: true }]);
     await context.close();
   }, 180_000);
 

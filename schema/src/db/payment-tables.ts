@@ -221,6 +221,11 @@ export const subscriptions = pgTable(
     }).notNull(),
     startedOn: date('started_on', { mode: 'string' }).notNull(),
     nextBillingDate: date('next_billing_date', { mode: 'string' }),
+    /**
+     * The last day it runs, when it was agreed to end (a product assignment imported with an end
+     * date, decision 0073): nothing bills on or after it, and the daily sweep ends it then.
+     */
+    endsOn: date('ends_on', { mode: 'string' }),
     /** Paid outside the platform (spec §3 start-customer-subscription-for-external-payment). */
     externalPayments: boolean('external_payments').notNull().default(false),
     /**

@@ -24,6 +24,14 @@ describe('reading a CSV export', () => {
     ]);
   });
 
+  it('counts the columns of a line with its blank cells at the end (a spreadsheet row)', () => {
+    const read = readCsv('a,b,,,\nc,d\n');
+    expect(read.ok && read.records.map((r) => [r.cells, r.columns])).toEqual([
+      [['a', 'b'], 5],
+      [['c', 'd'], 2],
+    ]);
+  });
+
   it('finds the semicolons a spreadsheet program writes, and tabs', () => {
     const semi = readCsv('customerEmail;credits\nann@example.com;5\n');
     expect(semi).toMatchObject({ ok: true, delimiter: ';' });

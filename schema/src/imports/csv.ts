@@ -21,6 +21,11 @@ export type CsvRecord = {
   /** The record's number as a spreadsheet shows it: the first line of the file is row 1. */
   row: number;
   cells: string[];
+  /**
+   * How many columns the line has, trailing empty ones included (`a,b,,` has four): a row from
+   * a spreadsheet whose last cells are blank still has the file's columns (minimum columns).
+   */
+  columns?: number;
 };
 
 export type CsvReadResult =
@@ -78,7 +83,7 @@ export function readCsv(text: string): CsvReadResult {
     if (trimmed.every((cell) => cell === '')) return;
     // Trailing empty cells (a trailing separator) are not columns.
     while (trimmed.length > 0 && trimmed[trimmed.length - 1] === '') trimmed.pop();
-    records.push({ row: index + 1, cells: trimmed });
+    records.push({ row: index + 1, cells: trimmed, columns: cells.length });
   });
   return { ok: true, records, delimiter: parsed.meta.delimiter };
 }

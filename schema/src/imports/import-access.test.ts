@@ -23,10 +23,13 @@ describe('who may import what', () => {
     expect(mayImport(['manage-point-of-sale'], 'credits')).toBe(false);
   });
 
-  it('the imports not built yet are refused to everyone, whatever they hold', () => {
-    for (const kind of importKinds.filter(
-      (k) => !['customers', 'tags', 'credits', 'contact-lists'].includes(k),
-    ))
-      expect(mayImport(claims, kind)).toBe(false);
+  it('product assignments need the customer list and the till, as credits do', () => {
+    expect(mayImport(['view-customers', 'manage-point-of-sale'], 'assignments')).toBe(true);
+    expect(mayImport(['view-customers'], 'assignments')).toBe(false);
+    expect(mayImport(['manage-point-of-sale'], 'assignments')).toBe(false);
+  });
+
+  it('every kind needs a claim: nobody imports anything with none', () => {
+    for (const kind of importKinds) expect(mayImport([], kind)).toBe(false);
   });
 });

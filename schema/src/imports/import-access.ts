@@ -15,14 +15,16 @@ export const importClaims: Record<ImportKind, readonly Claim[]> = {
 };
 
 /**
- * The imports built so far. Assignments are checked by the rules (import-rules.ts) but not yet
- * written: the server refuses them and the screen does not offer them (decision 0073).
+ * The imports built. Product assignments are, but for two of their actions' terms (decision
+ * 0073): starting a card subscription, and an invitation's end date or discount — the rules
+ * refuse those rows with a message that says so (import-rules.ts).
  */
 export const importKindsBuilt: readonly ImportKind[] = [
   'customers',
   'tags',
   'credits',
   'contact-lists',
+  'assignments',
 ];
 
 export function mayImport(claims: readonly string[], kind: ImportKind): boolean {

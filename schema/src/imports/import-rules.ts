@@ -91,6 +91,14 @@ export const importMessages = {
   startRequired: 'A start date is required to start a subscription',
   discountType: 'Discount type must be fixed_amount or percentage',
   discountAmount: 'Discount amount must be a positive number',
+  percentOver: 'A percentage discount is at most 100',
+  discountOverPrice: 'Discount {x} is more than the price of {p}',
+  assignmentTwice: 'Product {p} for {x} is already on row {n}',
+  // Not built yet (decision 0073): said in the preview, before anything is uploaded.
+  cardStartNotYet:
+    'Starting a card subscription from a file is not available yet: use create-customer-subscription-invite, and the customer adds their card',
+  inviteTermsNotYet:
+    'An end date or a discount is imported only with start-customer-subscription-for-external-payment for now',
   noPunchCard: 'Product {x} has no punch card',
   creditsPositive: 'Credits must be a positive whole number',
   tagRequired: 'Tag name is required',
@@ -105,7 +113,7 @@ export type ImportContext = {
   /** The organisation's customers' emails, lower-case (the "valid emails list"). */
   customerEmails: ReadonlySet<string>;
   /** Products by name, lower-case. */
-  products: ReadonlyMap<string, { id: string; recurring: boolean; punchCardGroups: number }>;
+  products: ReadonlyMap<string, ImportProduct>;
   /** Contact lists by name, lower-case. */
   contactLists: ReadonlyMap<string, { id: string }>;
   /** Today in the organisation's zone. */
@@ -116,15 +124,29 @@ export type ImportContext = {
 
 export type RowError = { row: number; message: string; cells: string[] };
 
+/** A product as the rules see it; its price in minor units (what a discount is taken from). */
+export type ImportProduct = {
+  id: string;
+  recurring: boolean;
+  punchCardGroups: number;
+  priceMinor: number;
+};
+
 /**
  * The rules' products by name (lower-case, trimmed) from the catalogue as staff devices have it:
  * the browser's preview and the server's check read it the same way. Two products with one name:
  * the first given — both callers give them in id order, so both pick the same one.
  */
 export function importProductsOf(
-  catalogue: Iterable<{ id: string; name: string; type: string; punchCardGroups: number }>,
+  catalogue: Iterable<{
+    id: string;
+    name: string;
+    type: string;
+    punchCardGroups: number;
+    priceMinor: number;
+  }>,
 ): ImportContext['products'] {
-  const byName = new Map<string, { id: string; recurring: boolean; punchCardGroups: number }>();
+  const byName = new Map<string, ImportProduct>();
   for (const product of catalogue) {
     const key = product.name.trim().toLowerCase();
     if (!byName.has(key))
@@ -132,6 +154,7 @@ export function importProductsOf(
         id: product.id,
         recurring: product.type === 'recurring',
         punchCardGroups: product.punchCardGroups,
+        priceMinor: product.priceMinor,
       });
   }
   return byName;
@@ -150,6 +173,8 @@ export type AssignmentRow = {
   startDate: DayKey | null;
   endDate: DayKey | null;
   discount: { type: (typeof discountTypes)[number]; amount: number } | null;
+  /** The price agreed with the customer: the product's, less the row's discount (minor units). */
+  priceMinor: number;
 };
 export type CreditRow = { email: string; productId: string; credits: number };
 export type TagRow = { email: string; tagName: string };
@@ -192,7 +217,7 @@ export function checkImport<K extends ImportKind>(
   // so are one customer's credits of one product (the import is idempotent by the pair).
   const firstRowOf = new Map<string, number>();
   for (const record of data) {
-    const result = checkRow(kind, record.cells, context);
+    const result = checkRow(kind, record.cells, record.columns ?? record.cells.length, context);
     if ('message' in result) {
       errors.push({ row: record.row, message: result.message, cells: record.cells });
       continue;
@@ -228,6 +253,14 @@ function onlyOnce(
       message: (n) => say(importMessages.creditsTwice, { x: email, p: cells[1] ?? '', n }),
     };
   }
+  if (kind === 'assignments') {
+    // Idempotent by customer and product: two rows of one pair would be one subscription.
+    const { email, productId } = value as AssignmentRow;
+    return {
+      key: `${email}\n${productId}`,
+      message: (n) => say(importMessages.assignmentTwice, { x: email, p: cells[1] ?? '', n }),
+    };
+  }
   return null;
 }
 
@@ -236,13 +269,14 @@ type Checked<T> = { value: T } | { message: string };
 function checkRow(
   kind: ImportKind,
   cells: readonly string[],
+  columns: number,
   context: ImportContext,
 ): Checked<ImportRow[ImportKind]> {
   const min = minimumColumns[kind];
-  if (cells.length < min)
+  if (columns < min)
     return {
       message: say(importMessages.tooFewColumns, {
-        n: `${cells.length} column${cells.length === 1 ? '' : 's'}`,
+        n: `${columns} column${columns === 1 ? '' : 's'}`,
         min,
       }),
     };
@@ -336,6 +370,20 @@ function assignmentRow(cell: Cell, context: ImportContext): Checked<AssignmentRo
       return { message: importMessages.discountAmount };
     discount = { type, amount };
   }
+  const priceMinor = discount ? agreedPriceMinor(product.priceMinor, discount) : product.priceMinor;
+  if (typeof priceMinor === 'string')
+    return {
+      message:
+        priceMinor === 'percent-over'
+          ? importMessages.percentOver
+          : priceMinor === 'over-price'
+            ? say(importMessages.discountOverPrice, { x: cell(6), p: cell(1) })
+            : importMessages.discountAmount,
+    };
+  // What decision 0073 has not built yet is said here, so the preview shows it before upload.
+  if (action === 'start-stripe-subscription') return { message: importMessages.cardStartNotYet };
+  if (action === 'create-customer-subscription-invite' && (end.value || discount))
+    return { message: importMessages.inviteTermsNotYet };
   return {
     value: {
       email: email.value,
@@ -344,8 +392,30 @@ function assignmentRow(cell: Cell, context: ImportContext): Checked<AssignmentRo
       startDate: start.value,
       endDate: end.value,
       discount,
+      priceMinor,
     },
   };
+}
+
+/**
+ * The price agreed with a customer: the product's price less an imported discount, in minor
+ * units. A fixed amount is in the currency's major units with at most two decimals; a
+ * percentage at most 100 (the discount is rounded half up to a minor unit). Neither may take the
+ * price below nothing.
+ */
+export function agreedPriceMinor(
+  priceMinor: number,
+  discount: { type: (typeof discountTypes)[number]; amount: number },
+): number | 'percent-over' | 'over-price' | 'bad-amount' {
+  if (!Number.isFinite(discount.amount) || discount.amount <= 0) return 'bad-amount';
+  if (discount.type === 'percentage') {
+    if (discount.amount > 100) return 'percent-over';
+    return priceMinor - Math.round((priceMinor * discount.amount) / 100);
+  }
+  const minor = Math.round(discount.amount * 100);
+  if (Math.abs(minor - discount.amount * 100) > 1e-6) return 'bad-amount';
+  if (minor > priceMinor) return 'over-price';
+  return priceMinor - minor;
 }
 
 function creditRow(cell: Cell, context: ImportContext): Checked<CreditRow> {

@@ -87,6 +87,50 @@ export const exportSections: readonly ExportSection[] = [
       having max(g.balance) > 0`,
   },
   {
+    // The product assignments import's shape (decision 0073): each subscription that runs (or
+    // ended on an agreed day), and each one-time product recorded as paid outside, as a row
+    // that records it paid outside the platform — the new organisation cannot charge the old
+    // one's cards; change the action to create-customer-subscription-invite to have customers
+    // add theirs. A price agreed below the product's is its discount; one above it is not kept.
+    file: 'product-assignments.csv',
+    key: 'productAssignments',
+    columns: [
+      'customerEmail',
+      'productName',
+      'action',
+      'startDate',
+      'endDate',
+      'discountType',
+      'discountAmount',
+    ],
+    rows: (orgId) => sql`
+      select a."customerEmail", a."productName",
+        'start-customer-subscription-for-external-payment' as action,
+        a."startDate", a."endDate",
+        case when a.off > 0 then 'fixed_amount' else '' end as "discountType",
+        case when a.off > 0 then ${money(sql`a.off`)} else '' end as "discountAmount",
+        a."customerEmail" as k1, a.k2
+      from (
+        select lower(r.email) as "customerEmail", p.name as "productName",
+          s.started_on::text as "startDate", coalesce(s.ends_on::text, '') as "endDate",
+          p.price_minor - s.price_minor as off, p.name || ' ' || s.id::text as k2
+        from subscriptions s
+        join roster_items r on r.org_id = s.org_id and r.user_id = s.customer_user_id
+        join products p on p.id = s.product_id
+        where s.org_id = ${orgId} and not s.deleted and not r.deleted and r.email is not null
+          and (s.status <> 'cancelled' or s.ends_on is not null)
+        union all
+        select lower(r.email), p.name, '', '', p.price_minor - coalesce(v.price_minor, p.price_minor),
+          p.name || ' ' || v.id::text
+        from product_invites v
+        join roster_items r on r.org_id = v.org_id and r.user_id = v.customer_user_id
+        join products p on p.id = v.product_id
+        where v.org_id = ${orgId} and v.status = 'accepted' and v.subscription_id is null
+          and v.action = 'start-customer-subscription-for-external-payment'
+          and not r.deleted and r.email is not null
+      ) a`,
+  },
+  {
     file: 'people.csv',
     key: 'people',
     columns: ['firstName', 'lastName', 'email', 'phoneNumber', 'dateOfBirth', 'addedAt'],

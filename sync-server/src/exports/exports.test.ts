@@ -134,6 +134,31 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
         )
       ).result,
     ).toMatchObject({ added: 3, unchanged: 0 });
+    // Memberships paid outside the platform (one with an agreed price and an end), and a pack
+    // recorded as paid outside.
+    const monthly = async (orgId: string) =>
+      t.db.insert(products).values({
+        orgId,
+        name: 'Monthly unlimited',
+        type: 'recurring',
+        schedule: 'month',
+        priceMinor: 10_000,
+      });
+    await monthly(a.org.id);
+    const external = 'start-customer-subscription-for-external-payment';
+    expect(
+      (
+        await importInto(
+          a.jar,
+          'assignments',
+          [
+            `${ann},Monthly unlimited,${external},2026-01-10,,percentage,15`,
+            `${bo},Monthly unlimited,${external},2026-02-01,2036-02-01`,
+            `${bo},Ten class pack,${external},,,fixed_amount,10`,
+          ].join('\n'),
+        )
+      ).result,
+    ).toMatchObject({ subscribed: 2, recorded: 1 });
     const first = await exportOf(a.jar);
     expect(Object.keys(first.files).sort()).toEqual(
       [
@@ -143,6 +168,7 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
         'contact-list-members.csv',
         'contact-lists.csv',
         'credits.csv',
+        'product-assignments.csv',
         'people.csv',
         'customer-notes.csv',
         'customer-metrics.csv',
@@ -189,7 +215,18 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
     ).toMatchObject({ added: 0, unchanged: 3 });
     expect(first.files['credits.csv']!.trimEnd().split('\r\n')).toHaveLength(3);
     expect((await importInto(b.jar, 'credits', first.files['credits.csv']!)).status).toBe('done');
+    await monthly(b.org.id);
+    expect(first.files['product-assignments.csv']!.trimEnd().split('\r\n')).toEqual([
+      'customerEmail,productName,action,startDate,endDate,discountType,discountAmount',
+      `${ann},Monthly unlimited,${external},2026-01-10,,fixed_amount,15.00`,
+      `${bo},Monthly unlimited,${external},2026-02-01,2036-02-01,,`,
+      `${bo},Ten class pack,${external},,,fixed_amount,10.00`,
+    ]);
+    expect(
+      (await importInto(b.jar, 'assignments', first.files['product-assignments.csv']!)).result,
+    ).toMatchObject({ subscribed: 2, recorded: 1, unchanged: 0 });
     const second = await exportOf(b.jar);
+    expect(second.files['product-assignments.csv']).toBe(first.files['product-assignments.csv']);
     expect(second.files['customers.csv']).toBe(first.files['customers.csv']);
     expect(second.files['tags.csv']).toBe(first.files['tags.csv']);
     expect(second.files['credits.csv']).toBe(first.files['credits.csv']);

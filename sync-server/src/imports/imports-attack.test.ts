@@ -272,12 +272,12 @@ describe.each(testDatabaseKinds)('CSV imports under attack on %s', (kind) => {
       expect((await status(f.manager.jar, id)).json()).toMatchObject({ receivedBytes: 3 });
     });
 
-    it('imports not built (assignments, contact lists) can be neither created nor seen, even when a row exists', async () => {
-      for (const notBuilt of ['assignments'])
-        expect(
-          (await create(f.manager.jar, { kind: notBuilt, fileName: 'x.csv', totalBytes: 10 }))
-            .statusCode,
-        ).toBe(403);
+    it('product assignments are the till’s: a clerk with only the customer list can neither create nor see one, even when a row exists', async () => {
+      const clerk = await newStaff(f.org.id, ['view-customers']);
+      expect(
+        (await create(clerk.jar, { kind: 'assignments', fileName: 'x.csv', totalBytes: 10 }))
+          .statusCode,
+      ).toBe(403);
       for (const unknownKind of ['users', 'memberships', '__proto__', ''])
         expect(
           (await create(f.manager.jar, { kind: unknownKind, fileName: 'x.csv', totalBytes: 10 }))
@@ -291,15 +291,17 @@ describe.each(testDatabaseKinds)('CSV imports under attack on %s', (kind) => {
           status: 'uploading',
           fileName: 'assignments.csv',
           totalBytes: 5,
-          createdByUserId: f.manager.id,
+          createdByUserId: clerk.id,
         })
         .returning();
-      expect((await status(f.manager.jar, planted!.id)).statusCode).toBe(404);
-      expect((await putChunk(f.manager.jar, planted!.id, 0, 'a,b,c')).statusCode).toBe(404);
-      expect((await start(f.manager.jar, planted!.id)).statusCode).toBe(404);
-      const listed = (await list(f.manager.jar)).json<{ imports: ImportStatus[] }>().imports;
+      expect((await status(clerk.jar, planted!.id)).statusCode).toBe(404);
+      expect((await putChunk(clerk.jar, planted!.id, 0, 'a,b,c')).statusCode).toBe(404);
+      expect((await start(clerk.jar, planted!.id)).statusCode).toBe(404);
+      const listed = (await list(clerk.jar)).json<{ imports: ImportStatus[] }>().imports;
       expect(listed.map((i) => i.id)).not.toContain(planted!.id);
       expect(listed.map((i) => i.kind)).not.toContain('assignments');
+      // Staff who sell see it.
+      expect((await status(f.manager.jar, planted!.id)).statusCode).toBe(200);
     });
 
     it('an anonymous caller gets 401 whatever the id looks like (learns nothing of the input’s shape)', async () => {

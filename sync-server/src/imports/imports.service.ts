@@ -4,6 +4,7 @@ import { decodeCsvBytes, readCsv } from '@platform/schema/imports/csv';
 import { mayImport } from '@platform/schema/imports/import-access';
 import {
   checkImport,
+  type AssignmentRow,
   type ContactListRow,
   type CreditRow,
   type CustomerRow,
@@ -40,6 +41,10 @@ import {
 } from '../crm/roster-import.service.ts';
 import { addMembersByEmail, contactListsByName } from '../crm/contact-lists.service.ts';
 import { importableProducts, importCreditBatch } from '../payments/credits-import.service.ts';
+import {
+  importAssignmentBatch,
+  type InviteSending,
+} from '../payments/assignments-import.service.ts';
 import * as repo from './imports.repository.ts';
 
 /**
@@ -183,6 +188,8 @@ function toStatus(row: repo.ImportRow): ImportStatus {
 type RunDeps = {
   database: Pick<Database, 'db' | 'kind'>;
   log: Pick<FastifyBaseLogger, 'error'>;
+  /** How invitations are emailed (product assignments); null where payments are not set up. */
+  invites?: InviteSending;
 };
 
 /**
@@ -263,7 +270,12 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
           const batch = checked.rows.slice(start, start + BATCH_ROWS);
           const counts = await writeBatch(
             tx,
-            { kind: row.kind, orgId: row.orgId, staffUserId: row.createdByUserId },
+            {
+              kind: row.kind,
+              orgId: row.orgId,
+              staffUserId: row.createdByUserId,
+              invites: deps.invites ?? null,
+            },
             batch.map((r) => ({ ...r, cells: cellsOf.get(r.row) ?? [] })),
           );
           for (const [key, value] of Object.entries(counts))
@@ -300,7 +312,12 @@ type CheckedRow = { row: number; cells: string[] };
 /** One batch of checked rows written by the feature that owns what they change. */
 function writeBatch(
   tx: Tx,
-  context: { kind: ImportKind; orgId: string; staffUserId: string | null },
+  context: {
+    kind: ImportKind;
+    orgId: string;
+    staffUserId: string | null;
+    invites: InviteSending;
+  },
   batch: ReadonlyArray<CheckedRow>,
 ): Promise<Record<string, number>> {
   const writer = { orgId: context.orgId, staffUserId: context.staffUserId };
@@ -318,8 +335,11 @@ function writeBatch(
         batch as unknown as Array<ContactListRow & CheckedRow>,
       );
     case 'assignments':
-      // Refused before a job is queued (import-access.ts: not built yet).
-      throw new Error(`the ${context.kind} import is not built`);
+      return importAssignmentBatch(
+        tx,
+        { ...writer, invites: context.invites },
+        batch as unknown as Array<AssignmentRow & CheckedRow>,
+      );
   }
 }
 

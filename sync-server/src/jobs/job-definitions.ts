@@ -126,6 +126,14 @@ export const jobDefinitions = {
     expireInSeconds: 240,
     cron: '23 * * * *',
   },
+  /** Hourly: subscriptions paid outside the platform end on their agreed day (decision 0073). */
+  'subscription-ends': {
+    payload: z.object({}),
+    retryLimit: 1,
+    retryDelaySeconds: 60,
+    expireInSeconds: 240,
+    cron: '41 * * * *',
+  },
   /**
    * A CSV import (issue 17, decision 0071): every row checked, then all written in one
    * transaction or none. A retry after a crash finds nothing written and starts over; one

@@ -12,6 +12,7 @@ import { sendReceipt } from '../payments/receipt.service.ts';
 import { sendRenewalFailedNotice } from '../payments/renewal-notice.service.ts';
 import { renewSubscription } from '../payments/renewal.service.ts';
 import { queueDueRenewals } from '../payments/renewals-due.service.ts';
+import { endAgreedSubscriptions } from '../payments/subscription-ends.service.ts';
 
 /** Each feature's background work, composed in one place (as features.ts composes routes). */
 export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport: MailTransport }) {
@@ -42,6 +43,10 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
     if (app.paymentProcessor.kind !== 'sandbox') return;
     const queued = await queueDueRenewals(db, jobs);
     if (queued > 0) app.log.info({ queued }, 'sandbox renewals queued');
+  });
+  jobs.handle('subscription-ends', async () => {
+    const ended = await endAgreedSubscriptions(db);
+    if (ended > 0) app.log.info({ ended }, 'subscriptions ended on their agreed day');
   });
   jobs.handle('subscription-renewal', async (payload) => {
     if (app.paymentProcessor.kind !== 'sandbox') return;
@@ -80,7 +85,18 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   });
   jobs.handle(
     'csv-import',
-    (payload) => runImport({ database: app.database, log: app.log }, payload.importId),
+    (payload) =>
+      runImport(
+        {
+          database: app.database,
+          log: app.log,
+          invites:
+            app.paymentProcessor.kind === 'none'
+              ? null
+              : { mailer: app.mailer, publicUrl: app.config.publicUrl },
+        },
+        payload.importId,
+      ),
     (payload) => abandonImport(db, payload.importId),
   );
   jobs.handle(

@@ -8,9 +8,9 @@ import { rowsOf } from '../db/open-database.ts';
  * products are not offered (payments.sync.ts). In id order, as the browser reads them.
  */
 export async function importableProductRows(db: Db | Tx, orgId: string) {
-  return rowsOf<{ id: string; name: string; type: string; groups: number }>(
+  return rowsOf<{ id: string; name: string; type: string; groups: number; priceMinor: number }>(
     await db.execute(sql`
-      select id, name, type,
+      select id, name, type, price_minor as "priceMinor",
         jsonb_array_length(punch_card_configuration->'groups')::int as groups
       from products
       where org_id = ${orgId} and state <> 'archived' and not deleted

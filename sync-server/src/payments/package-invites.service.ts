@@ -102,7 +102,7 @@ async function offerOf(
   return { product, coupon, priceMinor, today };
 }
 
-function inviteEmail(input: {
+export function inviteEmail(input: {
   to: string;
   orgId: string;
   orgLabel: string;

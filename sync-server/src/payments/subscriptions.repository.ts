@@ -1,8 +1,8 @@
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import { subscriptions } from '@platform/schema/db';
 import { renewingStatuses } from '@platform/schema/payments/card-on-file.rules';
 import type { CardOnFile } from '@platform/schema/payments/purchase-docs.zod';
-import type { Db, Tx } from '../db/open-database.ts';
+import { rowsOf, type Db, type Tx } from '../db/open-database.ts';
 
 type Reader = Db | Tx;
 
@@ -86,4 +86,40 @@ export async function setSubscriptionsCard(
     .update(subscriptions)
     .set({ paymentMethodId: method.paymentMethodId, card: method.card, updatedAt: new Date() })
     .where(and(eq(subscriptions.orgId, orgId), inArray(subscriptions.id, subscriptionIds)));
+}
+
+/**
+ * Subscriptions paid outside the platform with an agreed end (decision 0073) that have not ended and whose end is on or
+ * before `untilDay`, with their organisation's time zone setting for the caller's "today".
+ */
+export async function agreedEndCandidates(db: Reader, untilDay: string, limit: number) {
+  return rowsOf<{ id: string; orgId: string; endsOn: string; timezone: string | null }>(
+    await db.execute(sql`
+      select s.id, s.org_id as "orgId", s.ends_on::text as "endsOn",
+        o.attributes->>'timezone' as timezone
+      from subscriptions s join organizations o on o.id = s.org_id
+      where s.ends_on <= ${untilDay} and s.status <> 'cancelled' and not s.deleted
+        -- Only subscriptions paid outside the platform carry an end today; one a processor
+        -- bills must be ended there first (not built: decision 0073).
+        and s.external_payments
+      order by s.ends_on, s.id
+      limit ${limit}`),
+  );
+}
+
+/** Ends the given subscriptions (of one organisation) if they have not ended meanwhile. */
+export async function endSubscriptions(
+  tx: Tx,
+  orgId: string,
+  ids: readonly string[],
+  now: Date,
+): Promise<string[]> {
+  return rowsOf<{ customer_user_id: string }>(
+    await tx.execute(sql`
+      update subscriptions set status = 'cancelled', cancelled_at = ${now.toISOString()},
+        next_billing_date = null, updated_at = ${now.toISOString()}
+      where org_id = ${orgId} and status <> 'cancelled'
+        and id in (select value::uuid from json_array_elements_text(${JSON.stringify(ids)}::json))
+      returning customer_user_id`),
+  ).map((row) => row.customer_user_id);
 }

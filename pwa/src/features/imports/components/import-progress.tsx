@@ -54,6 +54,8 @@ const outcomeWords: Partial<Record<ImportKind, (result: Record<string, number>) 
     `${r.credited ?? 0} customer${r.credited === 1 ? '' : 's'} given credits, ${r.unchanged ?? 0} already had credits of that product from an import.`,
   'contact-lists': (r) =>
     `${r.added ?? 0} added to their list${r.added === 1 ? '' : 's'}, ${r.unchanged ?? 0} already on ${r.unchanged === 1 ? 'it' : 'them'}.`,
+  assignments: (r) =>
+    `${r.subscribed ?? 0} subscription${r.subscribed === 1 ? '' : 's'} paid outside the platform recorded, ${r.recorded ?? 0} one-time purchase${r.recorded === 1 ? '' : 's'} recorded, ${r.invited ?? 0} customer${r.invited === 1 ? '' : 's'} emailed an invitation, ${r.unchanged ?? 0} already had ${r.unchanged === 1 ? 'it' : 'theirs'}. Nothing was charged.`,
   tags: (r) =>
     `${r.tagged ?? 0} customer${r.tagged === 1 ? '' : 's'} tagged, ${r.unchanged ?? 0} already had ${r.unchanged === 1 ? 'that tag' : 'those tags'}.`,
 };

@@ -130,6 +130,7 @@ export function ImportPage() {
                   name: doc.name,
                   type: doc.type,
                   punchCardGroups: doc.punchCardConfiguration.groups.length,
+                  priceMinor: doc.priceMinor,
                 }),
               ),
             )

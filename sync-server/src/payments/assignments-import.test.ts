@@ -1,0 +1,406 @@
+import { and, count, eq, inArray } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  emailOutbox,
+  invoices,
+  productInvites,
+  products,
+  rosterItems,
+  sandboxCharges,
+  subscriptions,
+  users,
+} from '@platform/schema/db';
+import { importMessages } from '@platform/schema/imports/import-rules';
+import { addPeriods } from '@platform/schema/payments/billing-calendar';
+import { packageInviteMessages } from '@platform/schema/payments/package-invite.zod';
+import {
+  addDays,
+  dayKeyOf,
+  orgTimeZone,
+  type DayKey,
+} from '@platform/schema/time-tracking/org-calendar';
+import { newOrgWithOwner, signedInStaff, uniqueEmail } from '../testing/auth-fixtures.ts';
+import type { CookieJar } from '../testing/cookie-jar.ts';
+import { importCalls } from '../testing/import-fixtures.ts';
+import { createTestApp } from '../testing/test-app.ts';
+import { testDatabaseKinds } from '../testing/test-database.ts';
+import { externalSubscription } from './assignments-import.service.ts';
+import { endAgreedSubscriptions } from './subscription-ends.service.ts';
+
+const external = 'start-customer-subscription-for-external-payment';
+const invite = 'create-customer-subscription-invite';
+
+/**
+ * The product assignments import (issue 17, decision 0073) over the import API, as the screen
+ * calls it: subscriptions paid outside the platform (with their dates, agreed price and end),
+ * one-time products recorded, invitations emailed from the import's transaction — nothing
+ * charged, the same file twice changes nothing, and a row refused anywhere leaves nothing.
+ */
+describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  let owner: { org: { id: string }; jar: CookieJar };
+  const names = { monthly: '', pack: '', local: '' };
+  const today = (): DayKey => dayKeyOf(Date.now(), orgTimeZone(undefined));
+
+  const calls = () => importCalls(t.app);
+  const importFile = (jar: CookieJar, kind: string, text: string) =>
+    calls().importFile(jar, kind, text, 4096);
+
+  const product = async (body: Record<string, unknown>) => {
+    const made = await t.app.inject({
+      method: 'POST',
+      url: '/api/catalogue/products',
+      payload: body,
+      headers: owner.jar.headers(),
+    });
+    expect(made.statusCode, made.body).toBe(201);
+    return made.json<{ id: string; name: string }>();
+  };
+
+  /** New customers of the owner's organisation, by a customers import. */
+  const customers = async (n: number, prefix: string) => {
+    const emails = Array.from({ length: n }, (_, i) => uniqueEmail(`${prefix}${i}`));
+    const done = await importFile(
+      owner.jar,
+      'customers',
+      emails.map((e, i) => `Cust,Number${i},${e}`).join('\n'),
+    );
+    expect(done.status).toBe('done');
+    return emails;
+  };
+  const userIdOf = async (email: string) =>
+    (await t.db.select({ id: users.id }).from(users).where(eq(users.email, email)))[0]!.id;
+  const subscriptionsOf = async (email: string) =>
+    t.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.customerUserId, await userIdOf(email)));
+  const charges = async () => (await t.db.select({ n: count() }).from(sandboxCharges))[0]!.n;
+
+  beforeAll(async () => {
+    t = await createTestApp(kind);
+    owner = await newOrgWithOwner(t.app, t.db);
+    const suffix = crypto.randomUUID().slice(0, 6);
+    names.monthly = (
+      await product({
+        name: `Unlimited ${suffix}`,
+        type: 'recurring',
+        schedule: 'month',
+        priceMinor: 9_900,
+      })
+    ).name;
+    names.pack = (
+      await product({
+        name: `Ten classes ${suffix}`,
+        type: 'one-time',
+        schedule: 'one-time',
+        priceMinor: 12_000,
+      })
+    ).name;
+  }, 60_000);
+  afterAll(() => t.close());
+
+  it('subscriptions paid outside the platform: running, starting later, and already ended, at the agreed price; the same file again changes nothing; nothing is charged', async () => {
+    const [running, later, ended, pack] = await customers(4, 'ext');
+    const day = today();
+    const started = addDays(day, -40);
+    const file = [
+      'customerEmail,productName,action,startDate,endDate,discountType,discountAmount',
+      `${running},${names.monthly},${external},${started},,percentage,10`,
+      `${later!.toUpperCase()},${names.monthly},${external},${addDays(day, 10)},${addDays(day, 200)},fixed_amount,9.90`,
+      `${ended},${names.monthly},${external},${addDays(day, -400)},${addDays(day, -30)}`,
+      `${pack},${names.pack},${external},,,fixed_amount,20`,
+    ].join('\r\n');
+    const chargesBefore = await charges();
+    const done = await importFile(owner.jar, 'assignments', file);
+    expect(done).toMatchObject({
+      status: 'done',
+      rowsTotal: 4,
+      result: { rows: 4, subscribed: 3, recorded: 1, invited: 0, unchanged: 0 },
+    });
+
+    const [a] = await subscriptionsOf(running!);
+    expect(a).toMatchObject({
+      orgId: owner.org.id,
+      productName: names.monthly,
+      priceMinor: 8_910,
+      status: 'active',
+      startedOn: started,
+      endsOn: null,
+      externalPayments: true,
+      cancelledAt: null,
+      processorSubscriptionId: null,
+      paymentMethodId: null,
+    });
+    // The first of its monthly dates after today, counted from its start.
+    expect(a!.nextBillingDate! > day).toBe(true);
+    expect(a!.nextBillingDate).toBe(addPeriods(started, 'month', 2));
+    const [b] = await subscriptionsOf(later!);
+    expect(b).toMatchObject({
+      priceMinor: 8_910,
+      status: 'scheduled',
+      startedOn: addDays(day, 10),
+      nextBillingDate: addDays(day, 10),
+      endsOn: addDays(day, 200),
+    });
+    const [c] = await subscriptionsOf(ended!);
+    expect(c).toMatchObject({
+      status: 'cancelled',
+      nextBillingDate: null,
+      endsOn: addDays(day, -30),
+    });
+    expect(c!.cancelledAt?.toISOString().slice(0, 10)).toBe(addDays(day, -30));
+    const [recorded] = await t.db
+      .select()
+      .from(productInvites)
+      .where(eq(productInvites.customerUserId, await userIdOf(pack!)));
+    expect(recorded).toMatchObject({
+      action: external,
+      status: 'accepted',
+      priceMinor: 10_000,
+      subscriptionId: null,
+    });
+    expect(await subscriptionsOf(pack!)).toEqual([]);
+
+    // Nothing charged, nothing billed.
+    expect(await charges()).toBe(chargesBefore);
+    const owners = await Promise.all([running, later, ended, pack].map((e) => userIdOf(e!)));
+    expect(
+      await t.db.select().from(invoices).where(inArray(invoices.customerUserId, owners)),
+    ).toEqual([]);
+
+    const again = await importFile(owner.jar, 'assignments', file);
+    expect(again.result).toEqual({ rows: 4, subscribed: 0, recorded: 0, invited: 0, unchanged: 4 });
+    for (const email of [running, later, ended])
+      expect(await subscriptionsOf(email!)).toHaveLength(1);
+  });
+
+  it('invitations: pending, emailed with their link from the import; not sent again; a customer who pays outside and a product the processor does not know are refused rows, and nothing is written', async () => {
+    const [ann, bo, outside] = await customers(3, 'inv');
+    await t.db
+      .update(rosterItems)
+      .set({ externalPayments: true })
+      .where(
+        and(eq(rosterItems.orgId, owner.org.id), eq(rosterItems.userId, await userIdOf(outside!))),
+      );
+    const local = await product({
+      name: `Local only ${crypto.randomUUID().slice(0, 6)}`,
+      type: 'one-time',
+      schedule: 'one-time',
+      priceMinor: 500,
+    });
+    await t.db.update(products).set({ processorProductId: null }).where(eq(products.id, local.id));
+
+    // A one-time product starts on payment: its start date is a blank cell (the row still
+    // has the file's columns).
+    const good = [
+      `${ann},${names.monthly},${invite},${addDays(today(), 7)}`,
+      `${bo},${names.pack},${invite},,,,`,
+    ];
+    const refused = await importFile(
+      owner.jar,
+      'assignments',
+      [...good, `${outside},${names.monthly},${invite},`, `${ann},${local.name},${invite},`].join(
+        '\n',
+      ),
+    );
+    expect(refused.status).toBe('refused');
+    expect(refused.rowErrors).toEqual([
+      {
+        row: 3,
+        message: `Customer ${outside} pays outside the platform: use start-customer-subscription-for-external-payment`,
+        cells: [outside, names.monthly, invite],
+      },
+      { row: 4, message: packageInviteMessages.stripeOnly, cells: [ann, local.name, invite] },
+    ]);
+    const annId = await userIdOf(ann!);
+    const boId = await userIdOf(bo!);
+    expect(
+      await t.db
+        .select()
+        .from(productInvites)
+        .where(inArray(productInvites.customerUserId, [annId, boId])),
+    ).toEqual([]);
+    expect(
+      await t.db
+        .select()
+        .from(emailOutbox)
+        .where(inArray(emailOutbox.toAddress, [ann!, bo!])),
+    ).toEqual([]);
+
+    const done = await importFile(owner.jar, 'assignments', good.join('\n'));
+    expect(done.result).toEqual({ rows: 2, subscribed: 0, recorded: 0, invited: 2, unchanged: 0 });
+    const made = await t.db
+      .select()
+      .from(productInvites)
+      .where(inArray(productInvites.customerUserId, [annId, boId]));
+    expect(
+      made.map((i) => [i.customerUserId, i.status, i.action, i.startDate, i.priceMinor]),
+    ).toEqual(
+      expect.arrayContaining([
+        [annId, 'pending', invite, addDays(today(), 7), null],
+        [boId, 'pending', invite, null, null],
+      ]),
+    );
+    const mails = await t.db
+      .select()
+      .from(emailOutbox)
+      .where(inArray(emailOutbox.toAddress, [ann!, bo!]));
+    expect(mails).toHaveLength(2);
+    const annInvite = made.find((i) => i.customerUserId === annId)!;
+    expect(mails.find((m) => m.toAddress === ann)!.textBody).toContain(
+      `/dashboard-customer/${owner.org.id}/invites/${annInvite.id}`,
+    );
+
+    const again = await importFile(owner.jar, 'assignments', good.join('\n'));
+    expect(again.result).toEqual({ rows: 2, subscribed: 0, recorded: 0, invited: 0, unchanged: 2 });
+    expect(
+      await t.db
+        .select()
+        .from(emailOutbox)
+        .where(inArray(emailOutbox.toAddress, [ann!, bo!])),
+    ).toHaveLength(2);
+  });
+
+  it('a row refused past the first batch of 5,000 leaves nothing of the 5,000 before it', async () => {
+    const emails = await customers(5_001, 'big');
+    const outside = emails[5_000]!;
+    await t.db
+      .update(rosterItems)
+      .set({ externalPayments: true })
+      .where(
+        and(eq(rosterItems.orgId, owner.org.id), eq(rosterItems.userId, await userIdOf(outside))),
+      );
+    const rows = emails.map((e, i) =>
+      i < 5_000
+        ? `${e},${names.monthly},${external},${addDays(today(), -i % 300)}`
+        : `${e},${names.monthly},${invite},`,
+    );
+    const before = (
+      await t.db
+        .select({ n: count() })
+        .from(subscriptions)
+        .where(eq(subscriptions.orgId, owner.org.id))
+    )[0]!.n;
+    const refused = await importFile(owner.jar, 'assignments', rows.join('\n'));
+    expect(refused).toMatchObject({ status: 'refused' });
+    expect(refused.rowErrors.map((e) => e.row)).toEqual([5_001]);
+    expect(
+      (
+        await t.db
+          .select({ n: count() })
+          .from(subscriptions)
+          .where(eq(subscriptions.orgId, owner.org.id))
+      )[0]!.n,
+    ).toBe(before);
+
+    // The same 5,000 without the refused row: all written, in one import.
+    const done = await importFile(owner.jar, 'assignments', rows.slice(0, 5_000).join('\n'));
+    expect(done.result).toMatchObject({ subscribed: 5_000, unchanged: 0 });
+  }, 180_000);
+
+  it('the rules the preview runs hold on the server: a card start is not built yet, another organisation’s product and customer are unknown, staff without the till may not', async () => {
+    const [ann] = await customers(1, 'rule');
+    const other = await newOrgWithOwner(t.app, t.db);
+    const theirs = await t.app.inject({
+      method: 'POST',
+      url: '/api/catalogue/products',
+      payload: {
+        name: `Theirs ${crypto.randomUUID().slice(0, 6)}`,
+        type: 'recurring',
+        schedule: 'month',
+        priceMinor: 100,
+      },
+      headers: other.jar.headers(),
+    });
+    const theirName = theirs.json<{ name: string }>().name;
+    const stranger = uniqueEmail('stranger');
+    const refused = await importFile(
+      owner.jar,
+      'assignments',
+      [
+        `${ann},${names.monthly},start-stripe-subscription,${addDays(today(), 5)}`,
+        `${ann},${theirName},${external},`,
+        `${stranger},${names.monthly},${external},`,
+      ].join('\n'),
+    );
+    expect(refused.rowErrors.map((e) => e.message)).toEqual([
+      importMessages.cardStartNotYet,
+      `Product ${theirName} not found`,
+      `Email ${stranger} is not in the valid emails list`,
+    ]);
+    const clerk = await signedInStaff(t.app, t.db, owner.org.id, ['view-customers']);
+    expect(
+      (
+        await calls().create(clerk.jar, {
+          kind: 'assignments',
+          fileName: 'a.csv',
+          totalBytes: 10,
+        })
+      ).statusCode,
+    ).toBe(403);
+  });
+
+  it('a subscription paid outside the platform ends on its agreed day, told to its owner’s devices, once', async () => {
+    const [soon] = await customers(1, 'end');
+    const day = today();
+    const done = await importFile(
+      owner.jar,
+      'assignments',
+      `${soon},${names.monthly},${external},${addDays(day, -20)},${addDays(day, 1)}`,
+    );
+    expect(done.status).toBe('done');
+    const [before] = await subscriptionsOf(soon!);
+    expect(before).toMatchObject({
+      status: 'active',
+      endsOn: addDays(day, 1),
+      nextBillingDate: null,
+    });
+    // Not yet: today is before its end.
+    await endAgreedSubscriptions(t.db, new Date());
+    expect((await subscriptionsOf(soon!))[0]!.status).toBe('active');
+    const later = new Date(Date.now() + 2 * 86_400_000);
+    expect(await endAgreedSubscriptions(t.db, later)).toBeGreaterThanOrEqual(1);
+    const [after] = await subscriptionsOf(soon!);
+    expect(after).toMatchObject({ status: 'cancelled', nextBillingDate: null });
+    expect(after!.txid).not.toBe(before!.txid);
+    const cancelledAt = after!.cancelledAt;
+    await endAgreedSubscriptions(t.db, later);
+    expect((await subscriptionsOf(soon!))[0]!.cancelledAt).toEqual(cancelledAt);
+  });
+});
+
+describe('an external subscription’s dates', () => {
+  const row = (startDate: DayKey | null, endDate: DayKey | null) => ({
+    productId: 'p',
+    priceMinor: 100,
+    startDate,
+    endDate,
+  });
+  it('bills from its start, after today, and not on or after its end', () => {
+    const sub = (r: ReturnType<typeof row>) =>
+      externalSubscription(r, { schedule: 'month' }, 'u', '2027-03-15');
+    expect(sub(row('2027-01-31', null))).toMatchObject({
+      status: 'active',
+      nextBillingDate: '2027-03-31',
+    });
+    expect(sub(row(null, null))).toMatchObject({
+      status: 'active',
+      startedOn: '2027-03-15',
+      nextBillingDate: '2027-04-15',
+    });
+    expect(sub(row('2027-04-02', '2027-04-03'))).toMatchObject({
+      status: 'scheduled',
+      nextBillingDate: '2027-04-02',
+    });
+    expect(sub(row('2027-01-31', '2027-03-31'))).toMatchObject({
+      status: 'active',
+      nextBillingDate: null,
+    });
+    expect(sub(row('2027-01-01', '2027-03-15'))).toMatchObject({
+      status: 'cancelled',
+      nextBillingDate: null,
+      cancelledAt: '2027-03-15T00:00:00Z',
+    });
+  });
+});

@@ -1,0 +1,30 @@
+import { addDays, dayKeyOf, orgTimeZone } from '@platform/schema/time-tracking/org-calendar';
+import type { Db } from '../db/open-database.ts';
+import { notifyChange } from '../sync/change-feed.ts';
+import { agreedEndCandidates, endSubscriptions } from './subscriptions.repository.ts';
+
+/**
+ * The subscription-ends sweep (a cron job; decision 0073): a subscription paid outside the
+ * platform that was agreed to end (an imported end date) ends on that day in its organisation's
+ * calendar, and its owner's devices are told. Answers how many ended.
+ */
+export async function endAgreedSubscriptions(db: Db, now = new Date(), limit = 1000) {
+  // No time zone is a day ahead of UTC's: everything ending anywhere ends by tomorrow in UTC.
+  const untilDay = addDays(dayKeyOf(now.getTime(), 'UTC'), 1);
+  const candidates = await agreedEndCandidates(db, untilDay, limit);
+  const byOrg = new Map<string, string[]>();
+  for (const candidate of candidates) {
+    const today = dayKeyOf(now.getTime(), orgTimeZone(candidate.timezone ?? undefined));
+    if (candidate.endsOn > today) continue;
+    byOrg.set(candidate.orgId, [...(byOrg.get(candidate.orgId) ?? []), candidate.id]);
+  }
+  let ended = 0;
+  for (const [orgId, ids] of byOrg)
+    ended += await db.transaction(async (tx) => {
+      const owners = await endSubscriptions(tx, orgId, ids, now);
+      if (owners.length > 0)
+        await notifyChange(tx, { collection: 'purchases', orgId, ownerIds: [...new Set(owners)] });
+      return owners.length;
+    });
+  return ended;
+}
