@@ -204,6 +204,43 @@ describe('CSV import', () => {
     await context.close();
   }, 180_000);
 
+  it('a membership imported as paid outside shows on the parent’s phone as paid outside, with its end', async () => {
+    const owner = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const desk = await owner.newPage();
+    await logIn(desk, env.server.url, demoLogins.owner.email);
+    await desk.goto(`${env.server.url}/dashboard/crm/import`);
+    await desk.getByLabel('What are you importing?').selectOption({ label: 'Product assignments' });
+    await desk
+      .getByLabel('Rows (CSV)')
+      .fill(
+        `${demoLogins.parent.email},Unlimited membership,start-customer-subscription-for-external-payment,2026-02-01,2036-01-31,fixed_amount,29`,
+      );
+    await desk.getByRole('button', { name: 'Preview' }).click();
+    await desk.getByRole('button', { name: 'Import 1 row' }).click();
+    await desk
+      .getByText('1 subscription paid outside the platform recorded')
+      .waitFor({ timeout: 30_000 });
+    await owner.close();
+
+    const parent = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await parent.newPage();
+    await logIn(page, env.server.url, demoLogins.parent.email);
+    await page.goto(
+      `${env.server.url}/dashboard-customer/${env.server.seed.zipperOrgId}/purchase-history`,
+    );
+    const item = page
+      .getByRole('region', { name: 'Subscriptions' })
+      .getByRole('listitem')
+      .filter({ hasText: 'Unlimited membership' });
+    await item.getByText(/outside the app: nothing is charged here/).waitFor({ timeout: 60_000 });
+    await item.getByText('$100.00 · Active').waitFor();
+    await item.getByText(/^Next payment due on /).waitFor();
+    await item.getByText(/^Ends on .*2036/).waitFor();
+    await page.screenshot({ path: '/tmp/purchase-history-external.png', fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
+    await parent.close();
+  }, 180_000);
+
   it('pages a long file by 50 with page numbers, and says when there is nothing to preview', async () => {
     const context = await env.browser.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();

@@ -34,8 +34,8 @@ export const migrationStrategies: Record<CollectionName, MigrationStrategies> = 
   'org-branding': {},
   'customer-notes': {},
   products: {},
-  // v1: the card on file.
-  purchases: { 1: pullAgain },
+  // v1: the card on file; v2: paid outside the platform, and the agreed end.
+  purchases: { 1: pullAgain, 2: pullAgain },
   invoices: {},
   credits: {},
   classes: {},

@@ -50,6 +50,10 @@ export const purchaseDocSchema = z.object({
   cancelledAt: isoTimeSchema.nullable(),
   /** The card its renewals are charged to; null when paid outside the platform or unknown. */
   card: cardOnFileSchema.nullable(),
+  /** Paid outside the platform (nothing here charges it; spec §3 external payment). */
+  externalPayments: z.boolean(),
+  /** Its agreed last day, when it was agreed to end (decision 0073). */
+  endsOn: z.iso.date().nullable(),
   updatedAt: isoTimeSchema,
 });
 export type PurchaseDoc = z.infer<typeof purchaseDocSchema>;

@@ -28,7 +28,8 @@ export const replicatedCollections = {
   products: { schema: productDocSchema, version: 0, indexes: [] },
   // v1: the card on file (decision 0064). A read-only collection's new shape is pulled again
   // from the start, not converted on the device (pwa/src/db/migrations.ts).
-  purchases: { schema: purchaseDocSchema, version: 1, indexes: ['customerUserId'] },
+  // v2: paid outside the platform, and the agreed end (decision 0073).
+  purchases: { schema: purchaseDocSchema, version: 2, indexes: ['customerUserId'] },
   invoices: { schema: invoiceDocSchema, version: 0, indexes: ['customerUserId'] },
   // Punch-card credits, a ledger read-only on devices (decision 0062).
   credits: { schema: creditDocSchema, version: 0, indexes: ['customerUserId'] },

@@ -22,6 +22,7 @@ import {
 import { newOrgWithOwner, signedInStaff, uniqueEmail } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { importCalls } from '../testing/import-fixtures.ts';
+import { waitForVisibility } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import { externalSubscription } from './assignments-import.service.ts';
@@ -341,6 +342,33 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
     ).toBe(403);
   });
 
+  it('one paid outside and cancelled by its customer ends when its period does (nothing renews it to end it)', async () => {
+    const [leaving] = await customers(1, 'leave');
+    const day = today();
+    expect(
+      (
+        await importFile(
+          owner.jar,
+          'assignments',
+          `${leaving},${names.monthly},${external},${addDays(day, -20)}`,
+        )
+      ).status,
+    ).toBe('done');
+    const [sub] = await subscriptionsOf(leaving!);
+    // As the Shop's self-service cancel leaves it (shop.service.ts cancelAtPeriodEnd).
+    await t.db
+      .update(subscriptions)
+      .set({ status: 'cancel-at-period-end' })
+      .where(eq(subscriptions.id, sub!.id));
+    await endAgreedSubscriptions(t.db, new Date());
+    expect((await subscriptionsOf(leaving!))[0]!.status).toBe('cancel-at-period-end');
+    await endAgreedSubscriptions(t.db, new Date(Date.now() + 40 * 86_400_000));
+    expect((await subscriptionsOf(leaving!))[0]).toMatchObject({
+      status: 'cancelled',
+      nextBillingDate: null,
+    });
+  });
+
   it('a subscription paid outside the platform ends on its agreed day, told to its owner’s devices, once', async () => {
     const [soon] = await customers(1, 'end');
     const day = today();
@@ -355,6 +383,30 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
       status: 'active',
       endsOn: addDays(day, 1),
       nextBillingDate: null,
+    });
+    // On devices (staff who sell replicate purchases): paid outside, with its end.
+    await waitForVisibility(t.db);
+    let found: Record<string, unknown> | undefined;
+    let query = '?batchSize=1000';
+    for (let page = 0; page < 20 && !found; page++) {
+      const pulled = (
+        await t.app.inject({
+          method: 'GET',
+          url: `/api/sync/purchases/pull${query}`,
+          headers: owner.jar.headers(),
+        })
+      ).json<{
+        documents: Array<Record<string, unknown>>;
+        checkpoint: { id: string; lsn: number } | null;
+      }>();
+      found = pulled.documents.find((d) => d.id === before!.id);
+      if (!pulled.checkpoint || pulled.documents.length === 0) break;
+      query = `?id=${pulled.checkpoint.id}&lsn=${pulled.checkpoint.lsn}&batchSize=1000`;
+    }
+    expect(found).toMatchObject({
+      externalPayments: true,
+      endsOn: addDays(day, 1),
+      status: 'active',
     });
     // Not yet: today is before its end.
     await endAgreedSubscriptions(t.db, new Date());

@@ -56,6 +56,8 @@ export function purchaseToDoc(row: SubscriptionRow): WireDoc<PurchaseDoc> {
           expYear: row.card.expYear,
         }
       : null,
+    externalPayments: row.externalPayments,
+    endsOn: row.endsOn,
     updatedAt: row.updatedAt.toISOString(),
     _deleted: row.deleted,
   };

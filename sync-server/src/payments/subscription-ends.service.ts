@@ -5,8 +5,9 @@ import { agreedEndCandidates, endSubscriptions } from './subscriptions.repositor
 
 /**
  * The subscription-ends sweep (a cron job; decision 0073): a subscription paid outside the
- * platform that was agreed to end (an imported end date) ends on that day in its organisation's
- * calendar, and its owner's devices are told. Answers how many ended.
+ * platform ends on its agreed day (an imported end date), or at the end of its period once its
+ * customer cancelled it — in its organisation's calendar — and its owner's devices are told.
+ * Answers how many ended.
  */
 export async function endAgreedSubscriptions(db: Db, now = new Date(), limit = 1000) {
   // No time zone is a day ahead of UTC's: everything ending anywhere ends by tomorrow in UTC.
@@ -15,7 +16,11 @@ export async function endAgreedSubscriptions(db: Db, now = new Date(), limit = 1
   const byOrg = new Map<string, string[]>();
   for (const candidate of candidates) {
     const today = dayKeyOf(now.getTime(), orgTimeZone(candidate.timezone ?? undefined));
-    if (candidate.endsOn > today) continue;
+    const agreedEnd = candidate.endsOn !== null && candidate.endsOn <= today;
+    // Cancelled by its customer: it runs to the end of the period paid for (none known: now).
+    const periodOver =
+      candidate.cancelling && (candidate.periodEnd === null || candidate.periodEnd <= today);
+    if (!agreedEnd && !periodOver) continue;
     byOrg.set(candidate.orgId, [...(byOrg.get(candidate.orgId) ?? []), candidate.id]);
   }
   let ended = 0;

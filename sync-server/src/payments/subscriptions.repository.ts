@@ -89,20 +89,32 @@ export async function setSubscriptionsCard(
 }
 
 /**
- * Subscriptions paid outside the platform with an agreed end (decision 0073) that have not ended and whose end is on or
- * before `untilDay`, with their organisation's time zone setting for the caller's "today".
+ * Subscriptions paid outside the platform that may end by `untilDay`: an agreed end (decision
+ * 0073), or a cancellation at the period's end (nothing renews them, so nothing else ends them).
+ * With their organisation's time zone setting, for the caller's "today".
  */
 export async function agreedEndCandidates(db: Reader, untilDay: string, limit: number) {
-  return rowsOf<{ id: string; orgId: string; endsOn: string; timezone: string | null }>(
+  return rowsOf<{
+    id: string;
+    orgId: string;
+    endsOn: string | null;
+    periodEnd: string | null;
+    cancelling: boolean;
+    timezone: string | null;
+  }>(
     await db.execute(sql`
       select s.id, s.org_id as "orgId", s.ends_on::text as "endsOn",
-        o.attributes->>'timezone' as timezone
+        s.next_billing_date::text as "periodEnd",
+        s.status = 'cancel-at-period-end' as cancelling, o.attributes->>'timezone' as timezone
       from subscriptions s join organizations o on o.id = s.org_id
-      where s.ends_on <= ${untilDay} and s.status <> 'cancelled' and not s.deleted
-        -- Only subscriptions paid outside the platform carry an end today; one a processor
-        -- bills must be ended there first (not built: decision 0073).
+      where s.status <> 'cancelled' and not s.deleted
+        -- Only subscriptions paid outside the platform: one a processor bills is ended there
+        -- (its webhook), or by the sandbox's renewal.
         and s.external_payments
-      order by s.ends_on, s.id
+        and (s.ends_on <= ${untilDay}
+          or (s.status = 'cancel-at-period-end'
+            and (s.next_billing_date is null or s.next_billing_date <= ${untilDay})))
+      order by s.id
       limit ${limit}`),
   );
 }

@@ -129,10 +129,25 @@ export function PurchaseHistoryPage() {
                     <p>
                       {formatMoney(s.priceMinor)} · {purchaseStatusLabels[s.status]}
                     </p>
+                    {s.externalPayments && (
+                      <p className="field-hint">
+                        Paid to {orgName ?? 'your organization'} outside the app: nothing is charged
+                        here.
+                      </p>
+                    )}
                     {s.nextBillingDate && s.status !== 'cancelled' && (
                       <p>
-                        {s.status === 'cancel-at-period-end' ? 'Ends on' : 'Next charge on'}{' '}
+                        {s.status === 'cancel-at-period-end'
+                          ? 'Ends on'
+                          : s.externalPayments
+                            ? 'Next payment due on'
+                            : 'Next charge on'}{' '}
                         {format.date(s.nextBillingDate)}
+                      </p>
+                    )}
+                    {s.endsOn && s.status !== 'cancel-at-period-end' && (
+                      <p>
+                        {s.status === 'cancelled' ? 'Ended on' : 'Ends on'} {format.date(s.endsOn)}
                       </p>
                     )}
                     {s.card && isRenewing(s.status) && (
