@@ -145,6 +145,11 @@ export const invoices = pgTable(
       onDelete: 'set null',
     }),
     priceMinor: integer('price_minor').notNull(),
+    /**
+     * The price was agreed on a staff member's invitation below the product's (an imported
+     * discount, decision 0073): kept so the charge's re-totaling holds it to that agreement.
+     */
+    priceAgreed: boolean('price_agreed').notNull().default(false),
     startDate: date('start_date', { mode: 'string' }),
     prorationMode: text('proration_mode', {
       enum: ['charge-prorated', 'delayed-billing'],

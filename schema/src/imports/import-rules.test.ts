@@ -155,7 +155,7 @@ describe('the five imports', () => {
           `ann@example.com,Gold membership,${external},,,fixed_amount,49.99`,
           `ANN@example.com,gold MEMBERSHIP,${external},2026-01-01`,
           `bo@example.com,Gold membership,create-customer-subscription-invite,,2027-06-01`,
-          `bo@example.com,10-class pack,create-customer-subscription-invite,,,fixed_amount,5`,
+          `bo@example.com,10-class pack,create-customer-subscription-invite,,,fixed_amount,120`,
         ].join('\n'),
       ),
     ).toEqual([
@@ -163,19 +163,19 @@ describe('the five imports', () => {
       [2, 'Discount 50 is more than the price of Gold membership'],
       [3, importMessages.discountAmount],
       [5, 'Product gold MEMBERSHIP for ann@example.com is already on row 4'],
-      [6, importMessages.inviteTermsNotYet],
-      [7, importMessages.inviteTermsNotYet],
+      [6, importMessages.inviteEndNotYet],
+      [7, importMessages.inviteFree],
     ]);
     const rows = checkImport(
       'assignments',
       records(
-        `ann@example.com,Gold membership,${external},,,fixed_amount,49.99\nbo@example.com,10-class pack,create-customer-subscription-invite,2027-04-01`,
+        `ann@example.com,Gold membership,${external},,,fixed_amount,49.99\nbo@example.com,10-class pack,create-customer-subscription-invite,2027-04-01,,percentage,25`,
       ),
       context,
     ).rows;
     expect(rows.map((r) => [r.action, r.priceMinor, r.startDate])).toEqual([
       [external, 0, null],
-      ['create-customer-subscription-invite', 12000, '2027-04-01'],
+      ['create-customer-subscription-invite', 9000, '2027-04-01'],
     ]);
   });
 

@@ -97,8 +97,9 @@ export const importMessages = {
   // Not built yet (decision 0073): said in the preview, before anything is uploaded.
   cardStartNotYet:
     'Starting a card subscription from a file is not available yet: use create-customer-subscription-invite, and the customer adds their card',
-  inviteTermsNotYet:
-    'An end date or a discount is imported only with start-customer-subscription-for-external-payment for now',
+  inviteEndNotYet:
+    'An end date is imported only with start-customer-subscription-for-external-payment for now',
+  inviteFree: 'A discount on an invitation must leave something to pay',
   noPunchCard: 'Product {x} has no punch card',
   creditsPositive: 'Credits must be a positive whole number',
   tagRequired: 'Tag name is required',
@@ -382,8 +383,11 @@ function assignmentRow(cell: Cell, context: ImportContext): Checked<AssignmentRo
     };
   // What decision 0073 has not built yet is said here, so the preview shows it before upload.
   if (action === 'start-stripe-subscription') return { message: importMessages.cardStartNotYet };
-  if (action === 'create-customer-subscription-invite' && (end.value || discount))
-    return { message: importMessages.inviteTermsNotYet };
+  if (action === 'create-customer-subscription-invite') {
+    if (end.value) return { message: importMessages.inviteEndNotYet };
+    // Paid by card from the email: a price of nothing is no charge to make.
+    if (priceMinor <= 0) return { message: importMessages.inviteFree };
+  }
   return {
     value: {
       email: email.value,

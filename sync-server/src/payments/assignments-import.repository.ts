@@ -16,6 +16,8 @@ export type AssignedProduct = {
   schedule: Schedule;
   priceMinor: number;
   processorProductId: string | null;
+  /** Sold at a price named with each sale (variable pricing, requires consultation). */
+  variable: boolean;
 };
 
 /** The batch's products as they are now (archived or removed ones are not). */
@@ -27,7 +29,9 @@ export async function assignableProducts(
   const rows = rowsOf<AssignedProduct>(
     await tx.execute(sql`
       select id, name, type, schedule, price_minor as "priceMinor",
-        processor_product_id as "processorProductId"
+        processor_product_id as "processorProductId",
+        (coalesce((variable_pricing->>'enabled')::boolean, false)
+          or state = 'requires-consultation') as variable
       from products
       where org_id = ${orgId} and state <> 'archived' and not deleted
         and id in (select value::uuid from json_array_elements_text(${JSON.stringify([...new Set(productIds)])}::json))`),
@@ -159,26 +163,34 @@ export async function insertExternalPurchases(
 export async function insertPendingInvites(
   tx: Tx,
   context: { orgId: string; staffUserId: string | null; now: Date; expiresAt: Date },
-  rows: ReadonlyArray<{ userId: string; productId: string; startDate: DayKey | null }>,
-): Promise<Array<{ id: string; userId: string; productId: string }>> {
+  rows: ReadonlyArray<{
+    userId: string;
+    productId: string;
+    startDate: DayKey | null;
+    /** The agreed price (a discount); null = the product's. */
+    priceMinor: number | null;
+  }>,
+): Promise<Array<{ id: string; userId: string; productId: string; priceMinor: number | null }>> {
   if (rows.length === 0) return [];
   const json = JSON.stringify(
     rows.map((row) => ({
       user_id: row.userId,
       product_id: row.productId,
       start_date: row.startDate,
+      price_minor: row.priceMinor,
     })),
   );
   const { orgId, staffUserId } = context;
   const [now, expiresAt] = [context.now.toISOString(), context.expiresAt.toISOString()];
-  return rowsOf<{ id: string; user_id: string; product_id: string }>(
+  return rowsOf<{ id: string; user_id: string; product_id: string; price_minor: number | null }>(
     await tx.execute(sql`
       insert into product_invites
-        (org_id, customer_user_id, product_id, start_date, action, status, expires_at,
-         created_by_user_id)
-      select ${orgId}, i.user_id, p.id, i.start_date, 'create-customer-subscription-invite',
-        'pending', ${expiresAt}::timestamptz, ${staffUserId}
-      from json_to_recordset(${json}::json) as i(user_id uuid, product_id uuid, start_date date)
+        (org_id, customer_user_id, product_id, start_date, price_minor, action, status,
+         expires_at, created_by_user_id)
+      select ${orgId}, i.user_id, p.id, i.start_date, i.price_minor,
+        'create-customer-subscription-invite', 'pending', ${expiresAt}::timestamptz, ${staffUserId}
+      from json_to_recordset(${json}::json) as i(user_id uuid, product_id uuid, start_date date,
+        price_minor int)
       join products p on p.id = i.product_id and p.org_id = ${orgId}
         and p.state <> 'archived' and not p.deleted
       where not exists (
@@ -190,6 +202,11 @@ export async function insertPendingInvites(
           where s.org_id = ${orgId} and s.customer_user_id = i.user_id
             and s.product_id = i.product_id and not s.deleted and s.status <> 'cancelled')
       order by i.user_id, p.id
-      returning id, customer_user_id as user_id, product_id`),
-  ).map((row) => ({ id: row.id, userId: row.user_id, productId: row.product_id }));
+      returning id, customer_user_id as user_id, product_id, price_minor`),
+  ).map((row) => ({
+    id: row.id,
+    userId: row.user_id,
+    productId: row.product_id,
+    priceMinor: row.price_minor,
+  }));
 }

@@ -1,4 +1,4 @@
-import type { AssignmentRow } from '@platform/schema/imports/import-rules';
+import { importMessages, type AssignmentRow } from '@platform/schema/imports/import-rules';
 import { billingDateAfter } from '@platform/schema/payments/billing-calendar';
 import { chargeFlowMessages, startDateRefusal } from '@platform/schema/payments/charge-flow.rules';
 import { DEFAULT_CURRENCY, formatMoney } from '@platform/schema/payments/money';
@@ -82,14 +82,26 @@ export async function importAssignmentBatch(
 
   const subscriptions: ExternalSubscriptionRow[] = [];
   const purchases: Array<{ userId: string; productId: string; priceMinor: number }> = [];
-  const invites: Array<{ userId: string; productId: string; startDate: DayKey | null }> = [];
+  const invites: Array<{
+    userId: string;
+    productId: string;
+    startDate: DayKey | null;
+    priceMinor: number | null;
+  }> = [];
   for (const row of rows) {
     const product = products.get(row.productId);
     const customer = customers.get(row.email);
     // A product archived, or a customer removed, since the rows were checked: nothing for them.
     if (!product || !customer) continue;
     if (row.action === 'create-customer-subscription-invite')
-      invites.push({ userId: customer.userId, productId: product.id, startDate: row.startDate });
+      invites.push({
+        userId: customer.userId,
+        productId: product.id,
+        startDate: row.startDate,
+        // A discount is the price agreed (the charge holds the invoice to it: agreedPrice); a
+        // product sold at a price named with each sale is offered at its listed one.
+        priceMinor: row.discount || product.variable ? row.priceMinor : null,
+      });
     else if (product.type === 'recurring' && product.schedule !== 'one-time')
       subscriptions.push(externalSubscription(row, product, customer.userId, today));
     else
@@ -122,7 +134,7 @@ export async function importAssignmentBatch(
           orgId,
           orgLabel: label,
           productName: product.name,
-          price: formatMoney(product.priceMinor, DEFAULT_CURRENCY),
+          price: formatMoney(invite.priceMinor ?? product.priceMinor, DEFAULT_CURRENCY),
           link: `${context.invites.publicUrl}/dashboard-customer/${orgId}/invites/${invite.id}`,
           expiresOn: expiresAt.toISOString().slice(0, 10),
         }),
@@ -151,6 +163,7 @@ function inviteRefusal(
   if (!product.processorProductId) return packageInviteMessages.stripeOnly;
   if (customer.externalPayments)
     return `Customer ${row.email} pays outside the platform: use start-customer-subscription-for-external-payment`;
+  if (product.variable && row.priceMinor <= 0) return importMessages.inviteFree;
   // A start date the invitation's payment would refuse (one-time products start on payment;
   // a start too far ahead) is said now, not when the customer tries to pay.
   return startDateRefusal(row.startDate, product.schedule, context.today);

@@ -19,7 +19,14 @@ import {
   orgTimeZone,
   type DayKey,
 } from '@platform/schema/time-tracking/org-calendar';
-import { newOrgWithOwner, signedInStaff, uniqueEmail } from '../testing/auth-fixtures.ts';
+import {
+  addMembership,
+  insertTestUser,
+  logInAs,
+  newOrgWithOwner,
+  signedInStaff,
+  uniqueEmail,
+} from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { importCalls } from '../testing/import-fixtures.ts';
 import { waitForVisibility } from '../testing/sync-fixtures.ts';
@@ -261,6 +268,93 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
         .from(emailOutbox)
         .where(inArray(emailOutbox.toAddress, [ann!, bo!])),
     ).toHaveLength(2);
+  });
+
+  it('an invitation at a discount is paid at the agreed price, once, and renews at it; the price cannot be raised or given by a request', async () => {
+    const user = await insertTestUser(t.db, { firstName: 'Dee', lastName: 'Count' });
+    await addMembership(t.db, user.id, owner.org.id, 'customer');
+    await t.db.insert(rosterItems).values({
+      orgId: owner.org.id,
+      userId: user.id,
+      firstName: 'Dee',
+      lastName: 'Count',
+      email: user.email,
+      updatedAt: new Date(),
+    });
+    const done = await importFile(
+      owner.jar,
+      'assignments',
+      `${user.email},${names.monthly},${invite},,,percentage,25`,
+    );
+    expect(done.result).toMatchObject({ invited: 1 });
+    const [sent] = await t.db
+      .select()
+      .from(productInvites)
+      .where(eq(productInvites.customerUserId, user.id));
+    expect(sent).toMatchObject({ status: 'pending', priceMinor: 7_425 });
+    const [mail] = await t.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, user.email!));
+    expect(mail!.textBody).toContain('$74.25');
+
+    const { jar } = await logInAs(t.app, user.email!, {
+      profileType: 'use-customer',
+      profileOrgId: owner.org.id,
+    });
+    const post = (payload: object) =>
+      t.app.inject({ method: 'POST', url: '/api/package-invite', payload, headers: jar.headers() });
+    const read = await post({ action: 'get-package-invite', inviteId: sent!.id });
+    expect(read.statusCode, read.body).toBe(200);
+    expect(read.json()).toMatchObject({ totals: { total: 7_425 } });
+    const visa = { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' };
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        post({ action: 'accept-package-invite', inviteId: sent!.id, card: visa }),
+      ),
+    );
+    expect(answers.some((a) => a.json<{ valid: boolean }>().valid)).toBe(true);
+    const charged = await t.db
+      .select({ amount: sandboxCharges.amountMinor })
+      .from(sandboxCharges)
+      .where(and(eq(sandboxCharges.orgId, owner.org.id), eq(sandboxCharges.outcome, 'succeeded')));
+    expect(charged.filter((c) => c.amount === 7_425)).toHaveLength(1);
+    const [started] = await t.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.customerUserId, user.id));
+    expect(started).toMatchObject({ status: 'active', priceMinor: 7_425, externalPayments: false });
+    const [invoice] = await t.db
+      .select()
+      .from(invoices)
+      .where(eq(invoices.customerUserId, user.id));
+    expect(invoice).toMatchObject({ priceAgreed: true, priceMinor: 7_425, totalMinor: 7_425 });
+
+    // Staff's own checkout takes no price for this product, whatever the body says.
+    const [item] = await t.db
+      .select({ id: rosterItems.id })
+      .from(rosterItems)
+      .where(and(eq(rosterItems.orgId, owner.org.id), eq(rosterItems.userId, user.id)));
+    const cheap = await t.app.inject({
+      method: 'POST',
+      url: '/api/charges/total',
+      headers: owner.jar.headers(),
+      payload: {
+        rosterId: item!.id,
+        productId: started!.productId,
+        paymentMethodId: null,
+        priceMinor: 1,
+        agreedPrice: true,
+        priceAgreed: true,
+      },
+    });
+    expect(cheap.statusCode).toBe(422);
+    expect(
+      await t.db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.customerUserId, user.id), eq(invoices.priceMinor, 1))),
+    ).toEqual([]);
   });
 
   it('a row refused past the first batch of 5,000 leaves nothing of the 5,000 before it', async () => {

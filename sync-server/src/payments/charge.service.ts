@@ -66,6 +66,12 @@ export type TotalRequest = {
   issuePunchCard: boolean;
   /** The invoice's id, chosen by the caller (a customer's checkout names its order once). */
   invoiceId?: string;
+  /**
+   * The price was agreed on a staff member's invitation (decision 0073): a product without
+   * variable pricing may then be sold at `priceMinor`, above nothing and at most its price.
+   * Set only by the server from an invitation's row — never from a request's body.
+   */
+  agreedPrice?: boolean;
 };
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -107,12 +113,19 @@ async function totalsFor(
     throw new RuleBroken(chargeMessages.productUnavailable);
   }
   const variable = product.variablePricing.enabled || product.state === 'requires-consultation';
-  const priceMinor = variable ? request.priceMinor : (request.priceMinor ?? product.priceMinor);
-  if (priceMinor === null || (variable && priceMinor <= 0)) {
+  const agreed = !variable && request.agreedPrice === true && request.priceMinor !== null;
+  const priceMinor =
+    variable || agreed ? request.priceMinor : (request.priceMinor ?? product.priceMinor);
+  if (priceMinor === null || ((variable || agreed) && priceMinor <= 0)) {
     throw new RuleBroken(chargeMessages.priceRequired);
   }
-  if (!variable && priceMinor !== product.priceMinor) {
-    // Only a product with variable pricing takes a price from the request.
+  if (
+    !variable &&
+    priceMinor !== product.priceMinor &&
+    !(agreed && priceMinor < product.priceMinor)
+  ) {
+    // Only a product with variable pricing takes a price from the request; an invitation's
+    // agreed price is a discount, never more than the product's.
     throw new RuleBroken(chargeMessages.totalsChanged);
   }
   const coupon = request.couponId
@@ -179,6 +192,7 @@ export async function totalCharge(db: Db | Tx, request: TotalRequest, now = new 
     couponId: request.couponId,
     paymentMethodId: request.paymentMethodId,
     priceMinor,
+    priceAgreed: request.agreedPrice === true,
     startDate: request.startDate,
     prorationMode: request.prorationMode,
     // What the sale will give: the toggle counts only where a punch card can be issued (§5).
@@ -249,6 +263,7 @@ export async function runCharge(
             productId: invoice.productId,
             couponId: invoice.couponId,
             priceMinor: invoice.priceMinor,
+            agreedPrice: invoice.priceAgreed,
             startDate: invoice.startDate,
             prorationMode: invoice.prorationMode,
           },

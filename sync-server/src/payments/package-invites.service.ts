@@ -388,6 +388,8 @@ export async function customerInvite(
       productId: invite.productId,
       couponId: invite.couponId,
       priceMinor: invite.priceMinor,
+      // The invitation's price is staff's agreement (variable pricing, an imported discount).
+      agreedPrice: invite.priceMinor !== null,
       // A start date that has passed meanwhile starts on payment instead.
       startDate:
         invite.startDate && invite.startDate > (await orgToday(db, invite.orgId, now))
@@ -502,6 +504,7 @@ export async function acceptPackageInvite(
         couponId: invite.couponId,
         paymentMethodId,
         priceMinor: invite.priceMinor,
+        agreedPrice: invite.priceMinor !== null,
         startDate: invite.startDate && invite.startDate > today ? invite.startDate : null,
         prorationMode: 'charge-prorated',
         // An invitation to a punch card gives its credits once paid (decision 0062).
