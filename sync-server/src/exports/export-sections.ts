@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { importColumns } from '@platform/schema/imports/import-rules';
 
 /**
  * What an organisation's export holds (issue 17, decision 0072): one CSV file per section and
@@ -94,15 +95,7 @@ export const exportSections: readonly ExportSection[] = [
     // add theirs. A price agreed below the product's is its discount; one above it is not kept.
     file: 'product-assignments.csv',
     key: 'productAssignments',
-    columns: [
-      'customerEmail',
-      'productName',
-      'action',
-      'startDate',
-      'endDate',
-      'discountType',
-      'discountAmount',
-    ],
+    columns: importColumns.assignments,
     rows: (orgId) => sql`
       select a."customerEmail", a."productName",
         'start-customer-subscription-for-external-payment' as action,

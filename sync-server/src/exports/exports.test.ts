@@ -97,9 +97,10 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
       (await importInto(a.jar, 'tags', `${ann},VIP\n${ann},Morning crew\n${bo},@home`)).status,
     ).toBe('done');
     // Credits: a pack with one punch-card group, in both organisations by the same name.
-    const pack = async (orgId: string) =>
-      t.db.insert(products).values({
-        orgId,
+    const productIn = (orgId: string, values: Omit<typeof products.$inferInsert, 'orgId'>) =>
+      t.db.insert(products).values({ orgId, ...values });
+    const pack = (orgId: string) =>
+      productIn(orgId, {
         name: 'Ten class pack',
         type: 'one-time',
         schedule: 'one-time',
@@ -136,9 +137,8 @@ describe.each(testDatabaseKinds)('exports on %s', (kind) => {
     ).toMatchObject({ added: 3, unchanged: 0 });
     // Memberships paid outside the platform (one with an agreed price and an end), and a pack
     // recorded as paid outside.
-    const monthly = async (orgId: string) =>
-      t.db.insert(products).values({
-        orgId,
+    const monthly = (orgId: string) =>
+      productIn(orgId, {
         name: 'Monthly unlimited',
         type: 'recurring',
         schedule: 'month',
