@@ -38,11 +38,40 @@ export const contactListMessages = {
 } as const;
 
 /** A list's name, trimmed: 1–100 characters. */
+/** Characters that show nothing: a name made only of them (and spaces) looks blank. */
+const invisible = /[\p{Cf}\p{Z}\s\u115F\u1160\u2800\u3164\uFFA0]/gu;
+
 export const contactListNameSchema = z
   .string({ error: contactListMessages.nameRequired })
   .trim()
-  .min(1, contactListMessages.nameRequired)
-  .max(CONTACT_LIST_NAME_MAX, contactListMessages.nameTooLong);
+  .max(CONTACT_LIST_NAME_MAX, contactListMessages.nameTooLong)
+  // Empty once spaces are trimmed, or showing nothing at all (zero-width spaces and the like).
+  .refine((name) => name.replace(invisible, '') !== '', contactListMessages.nameRequired);
+
+/**
+ * What makes two list names one name, whatever their letter case — the same in the browser, on
+ * the server and for every script: upper then lower case (so a Greek final sigma and a sigma,
+ * which PostgreSQL's lower() and JavaScript's tell apart, are one letter).
+ */
+export const contactListKey = (name: string): string => name.toUpperCase().toLowerCase();
+
+/**
+ * Lists by name key for the import's rules. Two lists whose names are one key (made before the
+ * key was checked) are neither: a row naming them is not found rather than put on either.
+ */
+export function contactListsByKey(
+  lists: Iterable<{ id: string; name: string }>,
+): Map<string, { id: string }> {
+  const byKey = new Map<string, { id: string }>();
+  const twice = new Set<string>();
+  for (const list of lists) {
+    const key = contactListKey(list.name);
+    if (byKey.has(key)) twice.add(key);
+    byKey.set(key, { id: list.id });
+  }
+  for (const key of twice) byKey.delete(key);
+  return byKey;
+}
 
 export const contactListRequestSchema = z.object({ name: contactListNameSchema });
 export type ContactListRequest = z.infer<typeof contactListRequestSchema>;

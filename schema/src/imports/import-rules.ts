@@ -1,6 +1,7 @@
 import type { CountryCode } from 'libphonenumber-js';
 import { z } from 'zod';
 import { PERSON_NAME_MAX } from '../app/constants.ts';
+import { contactListKey } from '../crm/contact-lists.zod.ts';
 import { crmMessages } from '../crm/crm.messages.ts';
 import { TAG_MAX_LENGTH } from '../crm/customer-tag.zod.ts';
 import { normalisePhone, PHONE_INPUT_MAX } from '../crm/phone.rules.ts';
@@ -115,7 +116,7 @@ export type ImportContext = {
   customerEmails: ReadonlySet<string>;
   /** Products by name, lower-case. */
   products: ReadonlyMap<string, ImportProduct>;
-  /** Contact lists by name, lower-case. */
+  /** Contact lists by name key (contactListKey). */
   contactLists: ReadonlyMap<string, { id: string }>;
   /** Today in the organisation's zone. */
   today: DayKey;
@@ -334,7 +335,11 @@ function productNamed(name: string, context: ImportContext) {
 
 function dateCell(text: string): Checked<DayKey | null> {
   if (text === '') return { value: null };
-  return isDayKey(text) ? { value: text } : { message: importMessages.invalidDate };
+  // A day a calendar has, in years a subscription can have (the database's dates start at 4713
+  // BC; year 0000 is no year of ours).
+  return isDayKey(text) && text >= '1900-01-01' && text <= '2999-12-31'
+    ? { value: text }
+    : { message: importMessages.invalidDate };
 }
 
 function assignmentRow(cell: Cell, context: ImportContext): Checked<AssignmentRow> {
@@ -354,7 +359,8 @@ function assignmentRow(cell: Cell, context: ImportContext): Checked<AssignmentRo
   if ('message' in start) return start;
   const end = dateCell(cell(4));
   if ('message' in end) return end;
-  if (start.value && end.value && end.value <= start.value)
+  // No start is today (it starts when the file is read): an end must still come after it.
+  if (end.value && end.value <= (start.value ?? context.today))
     return { message: importMessages.endBeforeStart };
   if (action === 'start-stripe-subscription') {
     if (!product.recurring)
@@ -366,8 +372,9 @@ function assignmentRow(cell: Cell, context: ImportContext): Checked<AssignmentRo
   if (cell(5) !== '') {
     const type = discountTypes.find((t) => t === cell(5));
     if (!type) return { message: importMessages.discountType };
+    // Written as a spreadsheet writes a number (no 0x10, 1e3, Infinity).
     const amount = Number(cell(6));
-    if (cell(6) === '' || !Number.isFinite(amount) || amount <= 0)
+    if (!/^\d+(\.\d+)?$/.test(cell(6)) || !Number.isFinite(amount) || amount <= 0)
       return { message: importMessages.discountAmount };
     discount = { type, amount };
   }
@@ -449,7 +456,7 @@ function contactListRow(cell: Cell, context: ImportContext): Checked<ContactList
   const email = knownEmail(cell(0), context);
   if ('message' in email) return email;
   if (!cell(1)) return { message: importMessages.listRequired };
-  const list = context.contactLists.get(cell(1).toLowerCase());
+  const list = context.contactLists.get(contactListKey(cell(1)));
   if (!list) return { message: importMessages.listNotFound };
   return { value: { email: email.value, contactListId: list.id } };
 }

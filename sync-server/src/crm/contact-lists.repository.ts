@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { contactListMembers, contactLists, rosterItems } from '@platform/schema/db';
+import { contactListsByKey } from '@platform/schema/crm/contact-lists.zod';
 import type { Db, Tx } from '../db/open-database.ts';
 import { rowsOf } from '../db/open-database.ts';
 
@@ -41,7 +42,25 @@ export async function findList(
 }
 
 /** The new list; a name taken (whatever its case) throws the unique violation. */
-export async function insertList(db: Db, orgId: string, name: string): Promise<ContactListRow> {
+/**
+ * The organisation's list names, with its lists' name changes held until this transaction ends
+ * (two names made at once are checked one after the other).
+ */
+export async function lockedListNames(tx: Tx, orgId: string) {
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(hashtextextended(${`contact-lists:${orgId}`}, 0))`,
+  );
+  return tx
+    .select({ id: contactLists.id, name: contactLists.name })
+    .from(contactLists)
+    .where(eq(contactLists.orgId, orgId));
+}
+
+export async function insertList(
+  db: Db | Tx,
+  orgId: string,
+  name: string,
+): Promise<ContactListRow> {
   const [row] = await db
     .insert(contactLists)
     .values({ orgId, name })
@@ -52,7 +71,7 @@ export async function insertList(db: Db, orgId: string, name: string): Promise<C
 
 /** Renamed, or undefined when the organisation has no such list. */
 export async function renameList(
-  db: Db,
+  db: Db | Tx,
   orgId: string,
   id: string,
   name: string,
@@ -215,5 +234,5 @@ export async function listIdsByName(
     .select({ id: contactLists.id, name: contactLists.name })
     .from(contactLists)
     .where(eq(contactLists.orgId, orgId));
-  return new Map(rows.map((row) => [row.name.toLowerCase(), { id: row.id }]));
+  return contactListsByKey(rows);
 }

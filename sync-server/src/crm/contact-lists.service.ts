@@ -3,6 +3,7 @@ import type {
   ContactListMembersResponse,
   CustomerContactListsResponse,
 } from '@platform/schema/crm/contact-lists.zod';
+import { contactListKey } from '@platform/schema/crm/contact-lists.zod';
 import { crmMessages } from '@platform/schema/crm/crm.messages';
 import type { Db, Tx } from '../db/open-database.ts';
 import { errorCodesOf, isUniqueViolation } from '../db/postgres-errors.ts';
@@ -18,6 +19,7 @@ import {
   insertMember,
   insertMembersByEmail,
   listIdsByName,
+  lockedListNames,
   listsOfMember,
   listsOfOrg,
   membersOf,
@@ -38,13 +40,36 @@ export async function contactListsOf(db: Db, staff: CrmStaff): Promise<ContactLi
   return listsOfOrg(db, staff.orgId);
 }
 
+/**
+ * Writes a list's name if no other list of the organisation has it in any letter case: the
+ * database's unique index compares lower() (which tells a Greek final sigma from a sigma), this
+ * compares contactListKey, as the import's rules do — under the organisation's lock.
+ */
+async function withNameFree<T>(
+  db: Db,
+  orgId: string,
+  name: string,
+  exceptId: string | null,
+  write: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const key = contactListKey(name);
+    const names = await lockedListNames(tx, orgId);
+    if (names.some((list) => list.id !== exceptId && contactListKey(list.name) === key))
+      throw new ContactListNameTaken(name);
+    return write(tx);
+  });
+}
+
 export async function createContactList(
   db: Db,
   staff: CrmStaff,
   name: string,
 ): Promise<ContactList> {
   try {
-    return await insertList(db, staff.orgId, name);
+    return await withNameFree(db, staff.orgId, name, null, (tx) =>
+      insertList(tx, staff.orgId, name),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new ContactListNameTaken(name);
     throw error;
@@ -59,7 +84,9 @@ export async function renameContactList(
 ): Promise<ContactList> {
   let renamed: { id: string } | undefined;
   try {
-    renamed = await renameList(db, staff.orgId, id, name);
+    renamed = await withNameFree(db, staff.orgId, name, id, (tx) =>
+      renameList(tx, staff.orgId, id, name),
+    );
   } catch (error) {
     if (isUniqueViolation(error)) throw new ContactListNameTaken(name);
     throw error;
@@ -90,7 +117,14 @@ export async function addContactListMember(
 ): Promise<void> {
   let outcome: { listFound: boolean; customer: boolean };
   try {
-    outcome = await insertMember(db, staff.orgId, id, userId, staff.userId);
+    // Added by whoever is at the keyboard: an impersonating admin is on record as themself.
+    outcome = await insertMember(
+      db,
+      staff.orgId,
+      id,
+      userId,
+      staff.impersonatorUserId ?? staff.userId,
+    );
   } catch (error) {
     // The list was deleted while the row was written (its foreign key refused it).
     if (errorCodesOf(error).includes('23503')) throw new ContactListNotFound();

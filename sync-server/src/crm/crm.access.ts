@@ -6,7 +6,13 @@ import { Forbidden } from '../plugins/domain-errors.ts';
 import { requireSession } from '../plugins/session.ts';
 
 /** Staff acting on their organisation's customer list. */
-export type CrmStaff = { orgId: string; userId: string; name: string };
+export type CrmStaff = {
+  orgId: string;
+  userId: string;
+  name: string;
+  /** Who is at the keyboard when it is not this staff member (an admin impersonating). */
+  impersonatorUserId?: string | null;
+};
 
 /** The staff member as the decision point (access/act-for.ts) sees them. */
 export const staffPrincipal = (staff: CrmStaff): Principal => ({
@@ -30,6 +36,7 @@ export async function requireCrmStaff(request: FastifyRequest): Promise<CrmStaff
     orgId: session.orgId,
     userId: user.id,
     name: fullName(user),
+    impersonatorUserId: session.impersonatorUserId ?? null,
   };
 }
 

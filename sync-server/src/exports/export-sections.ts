@@ -105,13 +105,20 @@ export const exportSections: readonly ExportSection[] = [
         a."customerEmail" as k1, a.k2
       from (
         select lower(r.email) as "customerEmail", p.name as "productName",
-          s.started_on::text as "startDate", coalesce(s.ends_on::text, '') as "endDate",
+          s.started_on::text as "startDate",
+          -- Ended early (cancelled before its agreed end): it ended then, not at the end agreed —
+          -- the day in the westernmost zone (UTC-12, POSIX 'Etc/GMT+12'), never after the
+          -- organisation's own, so it imports as ended wherever the organisation is.
+          coalesce((case when s.status = 'cancelled'
+            then least(s.ends_on, (s.cancelled_at at time zone 'Etc/GMT+12')::date)
+            else s.ends_on end)::text, '') as "endDate",
           p.price_minor - s.price_minor as off, p.name || ' ' || s.id::text as k2
         from subscriptions s
         join roster_items r on r.org_id = s.org_id and r.user_id = s.customer_user_id
         join products p on p.id = s.product_id
         where s.org_id = ${orgId} and not s.deleted and not r.deleted and r.email is not null
-          and (s.status <> 'cancelled' or s.ends_on is not null)
+          and (s.status <> 'cancelled'
+            or least(s.ends_on, (s.cancelled_at at time zone 'Etc/GMT+12')::date) > s.started_on)
         union all
         select lower(r.email), p.name, '', '', p.price_minor - coalesce(v.price_minor, p.price_minor),
           p.name || ' ' || v.id::text

@@ -109,6 +109,12 @@ export async function insertExternalSubscriptions(
           and s.product_id = i.product_id and not s.deleted
           and (s.status <> 'cancelled'
             or (s.started_on = i.started_on and s.ends_on is not distinct from i.ends_on)))
+        -- An invitation to the product still open: the customer is answering it (by card).
+        and not exists (
+          select 1 from product_invites v
+          where v.org_id = ${orgId} and v.customer_user_id = i.user_id
+            and v.product_id = i.product_id and v.status = 'pending'
+            and v.expires_at > now())
       order by i.user_id, p.id
       returning customer_user_id as user_id`),
   ).map((row) => row.user_id);
@@ -148,8 +154,10 @@ export async function insertExternalPurchases(
       where not exists (
         select 1 from product_invites v
         where v.org_id = ${orgId} and v.customer_user_id = i.user_id
-          and v.product_id = i.product_id and v.status = 'accepted'
-          and v.action = 'start-customer-subscription-for-external-payment')
+          and v.product_id = i.product_id
+          and ((v.status = 'accepted'
+              and v.action = 'start-customer-subscription-for-external-payment')
+            or (v.status = 'pending' and v.expires_at > ${now}::timestamptz)))
       order by i.user_id, p.id
       returning id`),
   ).length;

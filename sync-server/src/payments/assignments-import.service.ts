@@ -196,7 +196,8 @@ export function externalSubscription(
     startedOn,
     nextBillingDate,
     endsOn: row.endDate,
-    // Ended on its end date (the day it was agreed to stop), not when the file was read.
-    cancelledAt: ended ? `${row.endDate}T00:00:00Z` : null,
+    // Ended on its end date (the day it was agreed to stop), not when the file was read: noon
+    // UTC, which is that day from UTC-12 to UTC+11 (the export reads it back as that day).
+    cancelledAt: ended ? `${row.endDate}T12:00:00Z` : null,
   };
 }

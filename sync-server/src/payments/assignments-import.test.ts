@@ -546,7 +546,7 @@ describe('an external subscription’s dates', () => {
     expect(sub(row('2027-01-01', '2027-03-15'))).toMatchObject({
       status: 'cancelled',
       nextBillingDate: null,
-      cancelledAt: '2027-03-15T00:00:00Z',
+      cancelledAt: '2027-03-15T12:00:00Z',
     });
   });
 });

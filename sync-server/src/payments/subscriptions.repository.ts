@@ -114,7 +114,9 @@ export async function agreedEndCandidates(db: Reader, untilDay: string, limit: n
         and (s.ends_on <= ${untilDay}
           or (s.status = 'cancel-at-period-end'
             and (s.next_billing_date is null or s.next_billing_date <= ${untilDay})))
-      order by s.id
+      -- The earliest days first: those already due never wait behind ones due tomorrow.
+      order by least(s.ends_on, case when s.status = 'cancel-at-period-end'
+        then coalesce(s.next_billing_date, '1900-01-01') end), s.id
       limit ${limit}`),
   );
 }

@@ -1,4 +1,7 @@
-import { contactListsResponseSchema } from '@platform/schema/crm/contact-lists.zod';
+import {
+  contactListsByKey,
+  contactListsResponseSchema,
+} from '@platform/schema/crm/contact-lists.zod';
 import type { ImportContext } from '@platform/schema/imports/import-rules';
 import { api } from '../../../lib/api.ts';
 
@@ -8,5 +11,5 @@ import { api } from '../../../lib/api.ts';
  */
 export async function contactListsForPreview(): Promise<ImportContext['contactLists']> {
   const { lists } = await api('/api/contact-lists', { schema: contactListsResponseSchema });
-  return new Map(lists.map((list) => [list.name.toLowerCase(), { id: list.id }]));
+  return contactListsByKey(lists);
 }
