@@ -2,12 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { strFromU8, unzipSync } from 'fflate';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  contactListMessages,
-  type ContactList,
-  type ContactListMembersResponse,
-  type ContactListsResponse,
-} from '@platform/schema/crm/contact-lists.zod';
+import { contactListMessages, type ContactList } from '@platform/schema/crm/contact-lists.zod';
 import {
   contactListMembers,
   contactLists,
@@ -36,6 +31,7 @@ import {
   switchTo,
   uniqueEmail,
 } from '../testing/auth-fixtures.ts';
+import { contactListCalls, contactListMemberUrl } from '../testing/contact-list-fixtures.ts';
 import { CookieJar } from '../testing/cookie-jar.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
 import { signedInCustomer, waitForVisibility } from '../testing/sync-fixtures.ts';
@@ -77,23 +73,11 @@ describe.each(testDatabaseKinds)('contact lists under attack on %s', (kind) => {
     payload?: object,
   ) => t.app.inject({ method, url, headers: headersOf(who), ...(payload ? { payload } : {}) });
 
-  const create = async (jar: CookieJar, name: string) => {
-    const res = await call('POST', '/api/contact-lists', jar, { name });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json<ContactList>();
-  };
-  const listsOf = async (jar: CookieJar) => {
-    const res = await call('GET', '/api/contact-lists', jar);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<ContactListsResponse>().lists;
-  };
-  const membersOf = async (jar: CookieJar, listId: string) => {
-    const res = await call('GET', `/api/contact-lists/${listId}/members`, jar);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<ContactListMembersResponse>();
-  };
-  const memberUrl = (listId: string, userId: string) =>
-    `/api/contact-lists/${listId}/members/${userId}`;
+  const create = (jar: CookieJar, name: string) => contactListCalls(t.app).create(jar, name);
+  const listsOf = (jar: CookieJar) => contactListCalls(t.app).listsOf(jar);
+  const membersOf = (jar: CookieJar, listId: string) =>
+    contactListCalls(t.app).membersOf(jar, listId);
+  const memberUrl = contactListMemberUrl;
   const memberRows = (listId: string) =>
     t.db.select().from(contactListMembers).where(eq(contactListMembers.listId, listId));
   const listRow = async (id: string) =>

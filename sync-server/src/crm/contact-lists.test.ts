@@ -2,9 +2,6 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   contactListMessages,
-  type ContactList,
-  type ContactListMembersResponse,
-  type ContactListsResponse,
   type CustomerContactListsResponse,
 } from '@platform/schema/crm/contact-lists.zod';
 import { crmMessages } from '@platform/schema/crm/crm.messages';
@@ -17,6 +14,7 @@ import {
   signedInStaff,
   uniqueEmail,
 } from '../testing/auth-fixtures.ts';
+import { contactListCalls, contactListMemberUrl } from '../testing/contact-list-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { signedInCustomer } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
@@ -35,23 +33,11 @@ describe.each(testDatabaseKinds)('contact lists on %s', (kind) => {
   const call = (method: Method, url: string, jar: CookieJar | null, payload?: object) =>
     t.app.inject({ method, url, headers: jar?.headers() ?? {}, ...(payload ? { payload } : {}) });
 
-  const create = async (jar: CookieJar, name: string) => {
-    const res = await call('POST', '/api/contact-lists', jar, { name });
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json<ContactList>();
-  };
-  const listsOf = async (jar: CookieJar) => {
-    const res = await call('GET', '/api/contact-lists', jar);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<ContactListsResponse>().lists;
-  };
-  const membersOf = async (jar: CookieJar, listId: string) => {
-    const res = await call('GET', `/api/contact-lists/${listId}/members`, jar);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json<ContactListMembersResponse>();
-  };
-  const memberUrl = (listId: string, userId: string) =>
-    `/api/contact-lists/${listId}/members/${userId}`;
+  const create = (jar: CookieJar, name: string) => contactListCalls(t.app).create(jar, name);
+  const listsOf = (jar: CookieJar) => contactListCalls(t.app).listsOf(jar);
+  const membersOf = (jar: CookieJar, listId: string) =>
+    contactListCalls(t.app).membersOf(jar, listId);
+  const memberUrl = contactListMemberUrl;
 
   /** A customer of the organisation: the roster names them otherwise than their account does. */
   async function customerOf(orgId: string, firstName: string, lastName: string) {
