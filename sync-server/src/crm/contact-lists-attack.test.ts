@@ -34,7 +34,7 @@ import {
 import { contactListCalls, contactListMemberUrl } from '../testing/contact-list-fixtures.ts';
 import { CookieJar } from '../testing/cookie-jar.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
-import { signedInCustomer, waitForVisibility } from '../testing/sync-fixtures.ts';
+import { insertRosterItem, signedInCustomer, waitForVisibility } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
@@ -210,14 +210,16 @@ describe.each(testDatabaseKinds)('contact lists under attack on %s', (kind) => {
       const b = await newOrgWithOwner(t.app, t.db);
       const shared = await customerOf(a.org.id, 'Sha', 'Red');
       await addMembership(t.db, shared.id, b.org.id, 'customer');
-      await t.db.insert(rosterItems).values({
-        orgId: b.org.id,
-        userId: shared.id,
-        firstName: 'Bee-name',
-        lastName: 'Bee-last',
-        email: shared.email,
-        updatedAt: new Date(),
-      });
+      await insertRosterItem(
+        t.db,
+        b.org.id,
+        { id: shared.id, email: shared.email },
+        {
+          firstName: 'Bee-name',
+          lastName: 'Bee-last',
+          updatedAt: new Date(),
+        },
+      );
       const bList = await create(b.jar, 'B only');
       expect((await call('PUT', memberUrl(aList.id, shared.id), a.jar)).statusCode).toBe(204);
       expect((await call('PUT', memberUrl(bList.id, shared.id), b.jar)).statusCode).toBe(204);
@@ -801,14 +803,16 @@ describe.each(testDatabaseKinds)('contact lists under attack on %s', (kind) => {
       // B's customer is also A's: a shared address.
       const shared = await customerOf(b.org.id, 'Sha', 'Red');
       await addMembership(t.db, shared.id, a.org.id, 'customer');
-      await t.db.insert(rosterItems).values({
-        orgId: a.org.id,
-        userId: shared.id,
-        firstName: 'Sha',
-        lastName: 'Red',
-        email: shared.email,
-        updatedAt: new Date(),
-      });
+      await insertRosterItem(
+        t.db,
+        a.org.id,
+        { id: shared.id, email: shared.email },
+        {
+          firstName: 'Sha',
+          lastName: 'Red',
+          updatedAt: new Date(),
+        },
+      );
       for (const csv of [
         `${bCustomer.email},A secret list`,
         `${shared.email},A secret list`,
@@ -904,14 +908,16 @@ describe.each(testDatabaseKinds)('contact lists under attack on %s', (kind) => {
       const b = await newOrgWithOwner(t.app, t.db);
       const shared = await customerOf(a.org.id, 'Sha', 'Red');
       await addMembership(t.db, shared.id, b.org.id, 'customer');
-      await t.db.insert(rosterItems).values({
-        orgId: b.org.id,
-        userId: shared.id,
-        firstName: 'Sha',
-        lastName: 'Red',
-        email: shared.email,
-        updatedAt: new Date(),
-      });
+      await insertRosterItem(
+        t.db,
+        b.org.id,
+        { id: shared.id, email: shared.email },
+        {
+          firstName: 'Sha',
+          lastName: 'Red',
+          updatedAt: new Date(),
+        },
+      );
       const aList = await create(a.jar, 'A own list');
       const bList = await create(b.jar, `${mark} B list`);
       await create(b.jar, `${mark} B empty`);

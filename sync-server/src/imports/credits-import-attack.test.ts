@@ -36,6 +36,7 @@ import {
   switchTo,
 } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
+import { holdLock, importLockOf } from '../testing/lock-fixtures.ts';
 import { importCalls } from '../testing/import-fixtures.ts';
 import { drainJobs, waitFor } from '../testing/job-fixtures.ts';
 import { pullAs, waitForVisibility } from '../testing/sync-fixtures.ts';
@@ -267,18 +268,7 @@ describe.each(testDatabaseKinds)('credits import and export runs under attack on
           ]),
         );
         // Another import of the organisation holds its lock: this one is checked, then waits.
-        let release = () => {};
-        const released = new Promise<void>((resolve) => (release = resolve));
-        let holding = () => {};
-        const held = new Promise<void>((resolve) => (holding = resolve));
-        const holder = t.db.transaction(async (tx) => {
-          await tx.execute(
-            sql`select pg_advisory_xact_lock(hashtextextended(${`import:${a.org.id}`}, 0))`,
-          );
-          holding();
-          await released;
-        });
-        await held;
+        const lock = await holdLock(t.db, importLockOf(a.org.id));
         // The job's row says queued (start), then the job is run here, by hand.
         await t.db.update(importJobs).set({ status: 'queued' }).where(eq(importJobs.id, id));
         const run = runImport({ database: t.database, log: silentLog }, id);
@@ -298,8 +288,7 @@ describe.each(testDatabaseKinds)('credits import and export runs under attack on
           .update(rosterItems)
           .set({ deleted: true, updatedAt: new Date() })
           .where(and(eq(rosterItems.orgId, a.org.id), eq(rosterItems.userId, bo.id)));
-        release();
-        await holder;
+        await lock.release();
         await run;
         // Safe: neither the removed customer nor the archived product got credits.
         expect(await ledger({ userId: bo.id })).toEqual([]);
@@ -825,16 +814,7 @@ describe.each(testDatabaseKinds)('credits import and export runs under attack on
         const first = runExport({ db: t.db, log: silentLog, sizes: small }, row.id);
         await waitFor('a chunk', async () => (await chunksOf(row.id)).length > 0);
         // The run is held mid-archive (its next page waits for the customer list's lock).
-        let release = () => {};
-        const released = new Promise<void>((resolve) => (release = resolve));
-        let holding = () => {};
-        const held = new Promise<void>((resolve) => (holding = resolve));
-        const holder = t.db.transaction(async (tx) => {
-          await tx.execute(sql`lock table roster_items in access exclusive mode`);
-          holding();
-          await released;
-        });
-        await held;
+        const lock = await holdLock(t.db, sql`lock table roster_items in access exclusive mode`);
         await waitFor('the run to wait', async () => {
           const [n] = rowsOf<{ n: number }>(
             await t.db.execute(sql`
@@ -854,8 +834,7 @@ describe.each(testDatabaseKinds)('credits import and export runs under attack on
           headers: a.jar.headers(),
         });
         expect(created.statusCode, created.body).toBe(201);
-        release();
-        await holder;
+        await lock.release();
         await first;
         const old = await exportRow(row.id);
         expect(old.status).toBe('failed');

@@ -34,6 +34,8 @@ import {
   uniqueEmail,
 } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
+import { holdLock, importLockOf } from '../testing/lock-fixtures.ts';
+import { insertRosterItem } from '../testing/sync-fixtures.ts';
 import { importCalls } from '../testing/import-fixtures.ts';
 import { drainJobs, waitFor } from '../testing/job-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
@@ -103,9 +105,7 @@ describe.each(testDatabaseKinds)('product assignments import under attack on %s'
     rosterEmail = user.email,
   ) {
     await addMembership(t.db, user.id, orgId, 'customer');
-    await t.db.insert(rosterItems).values({
-      orgId,
-      userId: user.id,
+    await insertRosterItem(t.db, orgId, user, {
       firstName: 'Cus',
       lastName: 'Tomer',
       email: rosterEmail,
@@ -540,18 +540,7 @@ describe.each(testDatabaseKinds)('product assignments import under attack on %s'
             `${bo.email},${other.name},${invite},`,
           ].join('\n'),
         );
-        let release = () => {};
-        const released = new Promise<void>((resolve) => (release = resolve));
-        let holding = () => {};
-        const held = new Promise<void>((resolve) => (holding = resolve));
-        const holder = t.db.transaction(async (tx) => {
-          await tx.execute(
-            sql`select pg_advisory_xact_lock(hashtextextended(${`import:${a.org.id}`}, 0))`,
-          );
-          holding();
-          await released;
-        });
-        await held;
+        const lock = await holdLock(t.db, importLockOf(a.org.id));
         await t.db.update(importJobs).set({ status: 'queued' }).where(eq(importJobs.id, id));
         const run = runImport(jobDeps(), id);
         await waitFor('the import to be checked and waiting', async () => {
@@ -568,8 +557,7 @@ describe.each(testDatabaseKinds)('product assignments import under attack on %s'
           .update(rosterItems)
           .set({ externalPayments: true, updatedAt: new Date() })
           .where(and(eq(rosterItems.orgId, a.org.id), eq(rosterItems.userId, bo.id)));
-        release();
-        await holder;
+        await lock.release();
         await run;
         await drainJobs(t.app);
         expect(await subsOf(ann.id)).toEqual([]);

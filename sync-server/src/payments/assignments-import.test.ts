@@ -29,7 +29,7 @@ import {
 } from '../testing/auth-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { importCalls } from '../testing/import-fixtures.ts';
-import { waitForVisibility } from '../testing/sync-fixtures.ts';
+import { insertRosterItem, waitForVisibility } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import { externalSubscription } from './assignments-import.service.ts';
@@ -273,14 +273,16 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
   it('an invitation at a discount is paid at the agreed price, once, and renews at it; the price cannot be raised or given by a request', async () => {
     const user = await insertTestUser(t.db, { firstName: 'Dee', lastName: 'Count' });
     await addMembership(t.db, user.id, owner.org.id, 'customer');
-    await t.db.insert(rosterItems).values({
-      orgId: owner.org.id,
-      userId: user.id,
-      firstName: 'Dee',
-      lastName: 'Count',
-      email: user.email,
-      updatedAt: new Date(),
-    });
+    await insertRosterItem(
+      t.db,
+      owner.org.id,
+      { id: user.id, email: user.email },
+      {
+        firstName: 'Dee',
+        lastName: 'Count',
+        updatedAt: new Date(),
+      },
+    );
     const done = await importFile(
       owner.jar,
       'assignments',

@@ -122,6 +122,8 @@ export async function insertRosterItem(
   db: Db,
   orgId: string,
   user: { id: string; email: string | null },
+  /** What the list says of them otherwise (names, an address of its own…). */
+  values: Partial<Omit<typeof rosterItems.$inferInsert, 'orgId' | 'userId'>> = {},
 ) {
   const [row] = await db
     .insert(rosterItems)
@@ -132,6 +134,7 @@ export async function insertRosterItem(
       lastName: 'Roster',
       email: user.email,
       updatedAt: new Date('2026-11-01T00:00:00.000Z'),
+      ...values,
     })
     .returning();
   if (!row) throw new Error('roster item not inserted');
