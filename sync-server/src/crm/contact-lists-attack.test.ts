@@ -88,11 +88,23 @@ describe.each(testDatabaseKinds)('contact lists under attack on %s', (kind) => {
     const email = uniqueEmail(firstName.toLowerCase().replace(/\W/g, 'x'));
     const user = await insertTestUser(t.db, { email, firstName, lastName });
     await addMembership(t.db, user.id, orgId, 'customer');
-    const [item] = await t.db
-      .insert(rosterItems)
-      .values({ orgId, userId: user.id, firstName, lastName, email, updatedAt: new Date() })
-      .returning();
-    return { id: user.id, email, rosterId: item!.id };
+    const item = await insertRosterItem(t.db, orgId, user, {
+      firstName,
+      lastName,
+      updatedAt: new Date(),
+    });
+    return { id: user.id, email, rosterId: item.id };
+  }
+
+  /** Someone already on a roster made a customer of another organisation too, by its names. */
+  async function alsoCustomerOf(
+    orgId: string,
+    who: { id: string; email: string | null },
+    firstName: string,
+    lastName: string,
+  ) {
+    await addMembership(t.db, who.id, orgId, 'customer');
+    await insertRosterItem(t.db, orgId, who, { firstName, lastName, updatedAt: new Date() });
   }
 
   /** Every endpoint, aimed at one list and one customer. */
@@ -209,17 +221,7 @@ describe.each(testDatabaseKinds)('contact lists under attack on %s', (kind) => {
       const { a, list: aList } = await orgWithList('A only');
       const b = await newOrgWithOwner(t.app, t.db);
       const shared = await customerOf(a.org.id, 'Sha', 'Red');
-      await addMembership(t.db, shared.id, b.org.id, 'customer');
-      await insertRosterItem(
-        t.db,
-        b.org.id,
-        { id: shared.id, email: shared.email },
-        {
-          firstName: 'Bee-name',
-          lastName: 'Bee-last',
-          updatedAt: new Date(),
-        },
-      );
+      await alsoCustomerOf(b.org.id, shared, 'Bee-name', 'Bee-last');
       const bList = await create(b.jar, 'B only');
       expect((await call('PUT', memberUrl(aList.id, shared.id), a.jar)).statusCode).toBe(204);
       expect((await call('PUT', memberUrl(bList.id, shared.id), b.jar)).statusCode).toBe(204);
@@ -802,17 +804,7 @@ describe.each(testDatabaseKinds)('contact lists under attack on %s', (kind) => {
       const bCustomer = await customerOf(b.org.id, 'Bea', 'B');
       // B's customer is also A's: a shared address.
       const shared = await customerOf(b.org.id, 'Sha', 'Red');
-      await addMembership(t.db, shared.id, a.org.id, 'customer');
-      await insertRosterItem(
-        t.db,
-        a.org.id,
-        { id: shared.id, email: shared.email },
-        {
-          firstName: 'Sha',
-          lastName: 'Red',
-          updatedAt: new Date(),
-        },
-      );
+      await alsoCustomerOf(a.org.id, shared, 'Sha', 'Red');
       for (const csv of [
         `${bCustomer.email},A secret list`,
         `${shared.email},A secret list`,
@@ -907,17 +899,7 @@ describe.each(testDatabaseKinds)('contact lists under attack on %s', (kind) => {
       const a = await newOrgWithOwner(t.app, t.db);
       const b = await newOrgWithOwner(t.app, t.db);
       const shared = await customerOf(a.org.id, 'Sha', 'Red');
-      await addMembership(t.db, shared.id, b.org.id, 'customer');
-      await insertRosterItem(
-        t.db,
-        b.org.id,
-        { id: shared.id, email: shared.email },
-        {
-          firstName: 'Sha',
-          lastName: 'Red',
-          updatedAt: new Date(),
-        },
-      );
+      await alsoCustomerOf(b.org.id, shared, 'Sha', 'Red');
       const aList = await create(a.jar, 'A own list');
       const bList = await create(b.jar, `${mark} B list`);
       await create(b.jar, `${mark} B empty`);

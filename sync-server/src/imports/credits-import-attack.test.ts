@@ -130,19 +130,7 @@ describe.each(testDatabaseKinds)('credits import and export runs under attack on
     [HEADER, ...rows.map((r) => r.join(','))].join('\n');
 
   /** Upload (not started) as a browser does: the import's id. */
-  async function uploaded(jar: CookieJar, text: string) {
-    const bytes = Buffer.from(text, 'utf8');
-    const created = await calls.create(jar, {
-      kind: 'credits',
-      fileName: 'credits.csv',
-      totalBytes: bytes.length,
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const { id } = created.json<{ id: string }>();
-    const sent = await calls.putChunk(jar, id, 0, bytes);
-    expect(sent.statusCode, sent.body).toBe(200);
-    return id;
-  }
+  const uploaded = (jar: CookieJar, text: string) => calls.uploaded(jar, 'credits', text);
 
   // ================================================================ credits import: tenancy
 

@@ -143,19 +143,7 @@ describe.each(testDatabaseKinds)('product assignments import under attack on %s'
     t.app.inject({ method: 'POST', url: '/api/package-invite', payload, headers: jar.headers() });
 
   /** Upload (not started) as a browser does: the import's id. */
-  async function uploaded(jar: CookieJar, text: string) {
-    const bytes = Buffer.from(text, 'utf8');
-    const created = await calls.create(jar, {
-      kind: 'assignments',
-      fileName: 'assignments.csv',
-      totalBytes: bytes.length,
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    const { id } = created.json<{ id: string }>();
-    const sent = await calls.putChunk(jar, id, 0, bytes);
-    expect(sent.statusCode, sent.body).toBe(200);
-    return id;
-  }
+  const uploaded = (jar: CookieJar, text: string) => calls.uploaded(jar, 'assignments', text);
   /** The job's dependencies as the app's csv-import handler gives them (sandbox: invitations). */
   const jobDeps = () => ({
     database: t.database,
