@@ -106,6 +106,7 @@ describe('the five imports', () => {
           'ann@example.com,Gold membership,start-stripe-subscription,2027-04-01,,bogus,5',
           'ann@example.com,Gold membership,start-stripe-subscription,2027-04-01,,percentage,-5',
           'ann@example.com,Gold membership,start-stripe-subscription,2027-04-01,2027-05-01,percentage,10',
+          'ann@example.com,Gold membership,start-stripe-subscription,2027-04-01,,percentage,100',
         ].join('\n'),
       ),
     ).toEqual([
@@ -121,8 +122,9 @@ describe('the five imports', () => {
       ],
       [8, importMessages.discountType],
       [9, importMessages.discountAmount],
-      // Passes the spec's rules; not built yet (decision 0073), and said so in the preview.
-      [10, importMessages.cardStartNotYet],
+      // An end date on what the processor bills is not built yet (decision 0073).
+      [10, importMessages.inviteEndNotYet],
+      [11, importMessages.cardFree],
     ]);
     const ok = check(
       'assignments',

@@ -96,11 +96,12 @@ export const importMessages = {
   discountOverPrice: 'Discount {x} is more than the price of {p}',
   assignmentTwice: 'Product {p} for {x} is already on row {n}',
   // Not built yet (decision 0073): said in the preview, before anything is uploaded.
-  cardStartNotYet:
-    'Starting a card subscription from a file is not available yet: use create-customer-subscription-invite, and the customer adds their card',
   inviteEndNotYet:
     'An end date is imported only with start-customer-subscription-for-external-payment for now',
   inviteFree: 'A discount on an invitation must leave something to pay',
+  cardFree: 'A discount on a card subscription must leave something to pay',
+  // Said by the server's check (cards are not on staff devices).
+  noCardOnFile: 'Customer {x} has no card on file',
   noPunchCard: 'Product {x} has no punch card',
   creditsPositive: 'Credits must be a positive whole number',
   tagRequired: 'Tag name is required',
@@ -388,12 +389,18 @@ function assignmentRow(cell: Cell, context: ImportContext): Checked<AssignmentRo
             ? say(importMessages.discountOverPrice, { x: cell(6), p: cell(1) })
             : importMessages.discountAmount,
     };
-  // What decision 0073 has not built yet is said here, so the preview shows it before upload.
-  if (action === 'start-stripe-subscription') return { message: importMessages.cardStartNotYet };
-  if (action === 'create-customer-subscription-invite') {
+  if (action !== 'start-customer-subscription-for-external-payment') {
+    // What decision 0073 has not built yet is said here, so the preview shows it before upload:
+    // an end date on what the processor bills.
     if (end.value) return { message: importMessages.inviteEndNotYet };
-    // Paid by card from the email: a price of nothing is no charge to make.
-    if (priceMinor <= 0) return { message: importMessages.inviteFree };
+    // Paid by card: a price of nothing is no charge to make.
+    if (priceMinor <= 0)
+      return {
+        message:
+          action === 'start-stripe-subscription'
+            ? importMessages.cardFree
+            : importMessages.inviteFree,
+      };
   }
   return {
     value: {

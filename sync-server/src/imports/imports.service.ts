@@ -43,7 +43,7 @@ import { addMembersByEmail, contactListsByName } from '../crm/contact-lists.serv
 import { importableProducts, importCreditBatch } from '../payments/credits-import.service.ts';
 import {
   importAssignmentBatch,
-  type InviteSending,
+  type AssignmentPayments,
 } from '../payments/assignments-import.service.ts';
 import * as repo from './imports.repository.ts';
 
@@ -188,8 +188,11 @@ function toStatus(row: repo.ImportRow): ImportStatus {
 type RunDeps = {
   database: Pick<Database, 'db' | 'kind'>;
   log: Pick<FastifyBaseLogger, 'error'>;
-  /** How invitations are emailed (product assignments); null where payments are not set up. */
-  invites?: InviteSending;
+  /**
+   * How invitations are emailed and card subscriptions started (product assignments); null
+   * where payments are not set up.
+   */
+  payments?: AssignmentPayments;
 };
 
 /**
@@ -274,7 +277,7 @@ export async function runImport(deps: RunDeps, importId: string): Promise<void> 
               kind: row.kind,
               orgId: row.orgId,
               staffUserId: row.createdByUserId,
-              invites: deps.invites ?? null,
+              payments: deps.payments ?? null,
             },
             batch.map((r) => ({ ...r, cells: cellsOf.get(r.row) ?? [] })),
           );
@@ -316,7 +319,7 @@ function writeBatch(
     kind: ImportKind;
     orgId: string;
     staffUserId: string | null;
-    invites: InviteSending;
+    payments: AssignmentPayments;
   },
   batch: ReadonlyArray<CheckedRow>,
 ): Promise<Record<string, number>> {
@@ -337,7 +340,7 @@ function writeBatch(
     case 'assignments':
       return importAssignmentBatch(
         tx,
-        { ...writer, invites: context.invites },
+        { ...writer, payments: context.payments },
         batch as unknown as Array<AssignmentRow & CheckedRow>,
       );
   }

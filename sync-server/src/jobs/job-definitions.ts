@@ -135,6 +135,25 @@ export const jobDefinitions = {
     cron: '41 * * * *',
   },
   /**
+   * Card subscriptions started from a product assignments file (decision 0073): the processor's
+   * subscription of each, made once (its key is the subscription's), after the import is kept.
+   */
+  'card-subscription-start': {
+    payload: z.object({ orgId: z.uuid(), subscriptionIds: z.array(z.uuid()).min(1).max(1000) }),
+    // ~1, 2, 4, 8, 16 min; after that the hourly sweep asks again.
+    retryLimit: 5,
+    retryDelaySeconds: 60,
+    expireInSeconds: 900,
+  },
+  /** Hourly: card subscriptions from files whose processor's subscription was not made. */
+  'card-subscriptions-pending': {
+    payload: z.object({}),
+    retryLimit: 1,
+    retryDelaySeconds: 60,
+    expireInSeconds: 240,
+    cron: '47 * * * *',
+  },
+  /**
    * A CSV import (issue 17, decision 0071): every row checked, then all written in one
    * transaction or none. A retry after a crash finds nothing written and starts over; one
    * finding the import done does nothing.

@@ -8,6 +8,10 @@ import { abandonImport, runImport } from '../imports/imports.service.ts';
 import { pruneExpiredData } from '../maintenance/prune.service.ts';
 import { queueBookingRefunds, refundBookingPayment } from '../payments/booking-payments.service.ts';
 import { sendBookingPaymentNotice } from '../payments/booking-payment-notice.service.ts';
+import {
+  queuePendingCardStarts,
+  startCardSubscriptions,
+} from '../payments/card-subscription-start.service.ts';
 import { sendReceipt } from '../payments/receipt.service.ts';
 import { sendRenewalFailedNotice } from '../payments/renewal-notice.service.ts';
 import { renewSubscription } from '../payments/renewal.service.ts';
@@ -83,6 +87,14 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
     const queued = await queueBookingRefunds(db, jobs, { processor: app.paymentProcessor });
     if (queued > 0) app.log.info({ queued }, 'booking refunds queued');
   });
+  jobs.handle('card-subscription-start', async (payload) => {
+    await startCardSubscriptions({ db, processor: app.paymentProcessor }, payload);
+  });
+  jobs.handle('card-subscriptions-pending', async () => {
+    const queued = await queuePendingCardStarts(db, jobs, app.paymentProcessor.kind);
+    if (queued > 0) app.log.warn({ queued }, 'card subscription starts asked again');
+  });
+  const processorKind = app.paymentProcessor.kind;
   jobs.handle(
     'csv-import',
     (payload) =>
@@ -90,10 +102,15 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
         {
           database: app.database,
           log: app.log,
-          invites:
-            app.paymentProcessor.kind === 'none'
+          payments:
+            processorKind === 'none'
               ? null
-              : { mailer: app.mailer, publicUrl: app.config.publicUrl },
+              : {
+                  mailer: app.mailer,
+                  publicUrl: app.config.publicUrl,
+                  processor: processorKind,
+                  jobs,
+                },
         },
         payload.importId,
       ),

@@ -148,7 +148,12 @@ describe.each(testDatabaseKinds)('product assignments import under attack on %s'
   const jobDeps = () => ({
     database: t.database,
     log: silentLog,
-    invites: { mailer: t.app.mailer, publicUrl: t.app.config.publicUrl },
+    payments: {
+      mailer: t.app.mailer,
+      publicUrl: t.app.config.publicUrl,
+      processor: 'sandbox' as const,
+      jobs: t.app.jobs,
+    },
   });
 
   async function exportOf(jar: CookieJar): Promise<Record<string, string>> {

@@ -218,3 +218,105 @@ export async function insertPendingInvites(
     priceMinor: row.price_minor,
   }));
 }
+
+/** A customer's card the processor keeps for them in this organisation. */
+export type CardOnFileRow = {
+  userId: string;
+  id: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+};
+
+/**
+ * Each of these customers' newest card of this processor in the organisation that is not
+ * removed and still valid in the month `validIn` (a subscription's first charge): the card a
+ * card subscription started from a file renews with. Customers without one are not in the map.
+ */
+export async function cardsOnFile(
+  tx: Tx,
+  input: { orgId: string; processor: 'sandbox' | 'stripe'; validIn: DayKey },
+  userIds: readonly string[],
+): Promise<Map<string, CardOnFileRow>> {
+  if (userIds.length === 0) return new Map();
+  const [year, month] = input.validIn.split('-').map(Number) as [number, number];
+  const rows = rowsOf<CardOnFileRow>(
+    await tx.execute(sql`
+      select distinct on (m.user_id) m.user_id as "userId", m.id, m.brand, m.last4,
+        m.exp_month as "expMonth", m.exp_year as "expYear"
+      from payment_methods m
+      where m.org_id = ${input.orgId} and m.processor = ${input.processor}
+        and m.removed_at is null
+        and (m.exp_year > ${year} or (m.exp_year = ${year} and m.exp_month >= ${month}))
+        and m.user_id in (select value::uuid from json_array_elements_text(${JSON.stringify([...new Set(userIds)])}::json))
+      order by m.user_id, m.created_at desc, m.id`),
+  );
+  return new Map(rows.map((row) => [row.userId, row]));
+}
+
+export type CardSubscriptionRow = {
+  userId: string;
+  productId: string;
+  priceMinor: number;
+  startedOn: DayKey;
+  card: CardOnFileRow;
+};
+
+/**
+ * Subscriptions charged to the customer's card on file from their start (decision 0073): each
+ * `scheduled`, its first billing on its start date, nothing charged now. Left alone as the paid
+ * outside ones are (a subscription of the product not ended, or an invitation to it still open).
+ * Answers the subscriptions made.
+ */
+export async function insertCardSubscriptions(
+  tx: Tx,
+  orgId: string,
+  rows: readonly CardSubscriptionRow[],
+): Promise<Array<{ id: string; userId: string }>> {
+  if (rows.length === 0) return [];
+  const json = JSON.stringify(
+    rows.map((row) => ({
+      user_id: row.userId,
+      product_id: row.productId,
+      price_minor: row.priceMinor,
+      started_on: row.startedOn,
+      payment_method_id: row.card.id,
+      card: {
+        brand: row.card.brand,
+        last4: row.card.last4,
+        expMonth: row.card.expMonth,
+        expYear: row.card.expYear,
+      },
+    })),
+  );
+  return rowsOf<{ id: string; user_id: string }>(
+    await tx.execute(sql`
+      insert into subscriptions
+        (org_id, customer_user_id, product_id, product_name, price_minor, status, started_on,
+         next_billing_date, external_payments, payment_method_id, card)
+      select ${orgId}, i.user_id, p.id, p.name, i.price_minor, 'scheduled', i.started_on,
+        i.started_on, false, m.id, i.card
+      from json_to_recordset(${json}::json) as i(user_id uuid, product_id uuid, price_minor int,
+        started_on date, payment_method_id uuid, card jsonb)
+      join products p on p.id = i.product_id and p.org_id = ${orgId}
+        and p.state <> 'archived' and not p.deleted and p.type = 'recurring'
+      -- The card read for the row, still the customer's here and not removed since.
+      join payment_methods m on m.id = i.payment_method_id and m.org_id = ${orgId}
+        and m.user_id = i.user_id and m.removed_at is null
+      where not exists (
+        select 1 from subscriptions s
+        where s.org_id = ${orgId} and s.customer_user_id = i.user_id
+          and s.product_id = i.product_id and not s.deleted
+          -- Ended since it was imported (cancelled by its customer): the file again is no
+          -- new subscription to charge.
+          and (s.status <> 'cancelled' or s.started_on = i.started_on))
+        and not exists (
+          select 1 from product_invites v
+          where v.org_id = ${orgId} and v.customer_user_id = i.user_id
+            and v.product_id = i.product_id and v.status = 'pending'
+            and v.expires_at > now())
+      order by i.user_id, p.id
+      returning id, customer_user_id as user_id`),
+  ).map((row) => ({ id: row.id, userId: row.user_id }));
+}

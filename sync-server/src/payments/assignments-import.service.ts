@@ -9,6 +9,7 @@ import {
 import type { DayKey } from '@platform/schema/time-tracking/org-calendar';
 import type { Mailer } from '../adapters/mailer/port.ts';
 import type { Tx } from '../db/open-database.ts';
+import type { JobQueue } from '../jobs/job-queue.ts';
 import { refuseAmbiguousEmails } from '../crm/roster-import.service.ts';
 import { RowsRefused } from '../plugins/domain-errors.ts';
 import { notifyChange } from '../sync/change-feed.ts';
@@ -18,12 +19,17 @@ import { inviteEmail } from './package-invites.service.ts';
 import {
   assignableProducts,
   assignedCustomers,
+  cardsOnFile,
+  insertCardSubscriptions,
   insertExternalPurchases,
   insertExternalSubscriptions,
   insertPendingInvites,
   type AssignedProduct,
+  type CardOnFileRow,
+  type CardSubscriptionRow,
   type ExternalSubscriptionRow,
 } from './assignments-import.repository.ts';
+import { CARD_STARTS_PER_JOB } from './card-subscription-start.service.ts';
 
 /**
  * The product assignments import's writes (issue 17, decisions 0071 and 0073), a batch at a time
@@ -36,14 +42,26 @@ import {
  *   product is recorded as Invite to product records it (an accepted invitation).
  * - create-customer-subscription-invite: an invitation and its email, queued in this
  *   transaction (the outbox): both are kept, or neither.
- * - start-stripe-subscription: refused by the rules before this (not built yet, decision 0073).
+ * - start-stripe-subscription: a `scheduled` subscription on the customer's card on file in this
+ *   organisation (a customer without one is a refused row), first billed on its start date; the
+ *   processor's subscription is made by a job queued in this transaction
+ *   (card-subscription-start.service.ts), once per subscription, after the import is kept.
  *
  * Idempotent by customer and product: what a customer already has of the product is left alone
  * and counted unchanged.
  */
 
-/** What sending invitations needs; null where payments are not set up (PAYMENT_PROCESSOR=none). */
-export type InviteSending = { mailer: Mailer; publicUrl: string } | null;
+/**
+ * What sending invitations and starting card subscriptions need; null where payments are not
+ * set up (PAYMENT_PROCESSOR=none).
+ */
+export type AssignmentPayments = {
+  mailer: Mailer;
+  publicUrl: string;
+  /** Whose cards are on file: the processor the organisation charges with. */
+  processor: 'sandbox' | 'stripe';
+  jobs: Pick<JobQueue, 'enqueue'>;
+} | null;
 
 type Row = AssignmentRow & { row: number; cells: string[] };
 
@@ -51,7 +69,12 @@ const DAY_MS = 86_400_000;
 
 export async function importAssignmentBatch(
   tx: Tx,
-  context: { orgId: string; staffUserId: string | null; invites: InviteSending; now?: Date },
+  context: {
+    orgId: string;
+    staffUserId: string | null;
+    payments: AssignmentPayments;
+    now?: Date;
+  },
   rows: readonly Row[],
 ): Promise<Record<string, number>> {
   const { orgId, staffUserId } = context;
@@ -68,19 +91,23 @@ export async function importAssignmentBatch(
     orgId,
     rows.map((r) => r.email),
   );
+  const cards = await cardsByRow(tx, context, rows, customers);
 
-  // What only the server knows (the processor, a product's place at it, the customer's terms).
+  // What only the server knows (the processor, a product's place at it, the customer's terms
+  // and cards).
   const refused: Array<{ row: number; message: string; cells: string[] }> = [];
   for (const row of rows) {
-    const message = inviteRefusal(row, products.get(row.productId), customers.get(row.email), {
+    const message = paymentRefusal(row, products.get(row.productId), customers.get(row.email), {
       today,
-      invites: context.invites,
+      payments: context.payments,
+      card: cards.get(row.row) ?? null,
     });
     if (message) refused.push({ row: row.row, message, cells: row.cells });
   }
   if (refused.length > 0) throw new RowsRefused(refused);
 
   const subscriptions: ExternalSubscriptionRow[] = [];
+  const cardSubscriptions: CardSubscriptionRow[] = [];
   const purchases: Array<{ userId: string; productId: string; priceMinor: number }> = [];
   const invites: Array<{
     userId: string;
@@ -93,7 +120,16 @@ export async function importAssignmentBatch(
     const customer = customers.get(row.email);
     // A product archived, or a customer removed, since the rows were checked: nothing for them.
     if (!product || !customer) continue;
-    if (row.action === 'create-customer-subscription-invite')
+    const card = cards.get(row.row);
+    if (row.action === 'start-stripe-subscription' && card && row.startDate)
+      cardSubscriptions.push({
+        userId: customer.userId,
+        productId: product.id,
+        priceMinor: row.priceMinor,
+        startedOn: row.startDate,
+        card,
+      });
+    else if (row.action === 'create-customer-subscription-invite')
       invites.push({
         userId: customer.userId,
         productId: product.id,
@@ -113,60 +149,117 @@ export async function importAssignmentBatch(
   }
 
   const subscribed = await insertExternalSubscriptions(tx, orgId, subscriptions);
-  if (subscribed.length > 0)
+  const started = await insertCardSubscriptions(tx, orgId, cardSubscriptions);
+  if (subscribed.length + started.length > 0)
     await notifyChange(tx, {
       collection: 'purchases',
       orgId,
-      ownerIds: [...new Set(subscribed)],
+      ownerIds: [...new Set([...subscribed, ...started.map((s) => s.userId)])],
     });
+  // The processor's subscriptions, made once the import is kept (the jobs are in this
+  // transaction): none of them is asked while the import may still be undone.
+  for (let at = 0; at < started.length; at += CARD_STARTS_PER_JOB)
+    await context.payments?.jobs.enqueue(
+      'card-subscription-start',
+      { orgId, subscriptionIds: started.slice(at, at + CARD_STARTS_PER_JOB).map((s) => s.id) },
+      { tx },
+    );
   const recorded = await insertExternalPurchases(tx, { orgId, staffUserId, now }, purchases);
   const expiresAt = new Date(now.getTime() + PRODUCT_INVITE_DAYS * DAY_MS);
   const made = await insertPendingInvites(tx, { orgId, staffUserId, now, expiresAt }, invites);
-  if (made.length > 0 && context.invites) {
+  if (made.length > 0 && context.payments) {
     const label = await orgLabel(tx, orgId);
     const emailOf = new Map([...customers.values()].map((c) => [c.userId, c.email]));
     for (const invite of made) {
       const product = products.get(invite.productId)!;
       // Queued in the import's transaction (the outbox): sent only if the import is kept.
-      await context.invites.mailer.send(
+      await context.payments.mailer.send(
         inviteEmail({
           to: emailOf.get(invite.userId)!,
           orgId,
           orgLabel: label,
           productName: product.name,
           price: formatMoney(invite.priceMinor ?? product.priceMinor, DEFAULT_CURRENCY),
-          link: `${context.invites.publicUrl}/dashboard-customer/${orgId}/invites/${invite.id}`,
+          link: `${context.payments.publicUrl}/dashboard-customer/${orgId}/invites/${invite.id}`,
           expiresOn: expiresAt.toISOString().slice(0, 10),
         }),
         { tx },
       );
     }
   }
-  const written = subscribed.length + recorded + made.length;
+  const written = subscribed.length + started.length + recorded + made.length;
   return {
     subscribed: subscribed.length,
+    cardStarted: started.length,
     recorded,
     invited: made.length,
     unchanged: rows.length - written,
   };
 }
 
-/** Why an invitation row cannot be sent, as Invite to product would refuse it; null if it can. */
-function inviteRefusal(
+/**
+ * Each card subscription row's card on file (rows whose customer has none are not in the map),
+ * valid in the month of the row's first charge.
+ */
+async function cardsByRow(
+  tx: Tx,
+  context: { orgId: string; payments: AssignmentPayments },
+  rows: readonly Row[],
+  customers: Map<string, { userId: string }>,
+): Promise<Map<number, CardOnFileRow>> {
+  const found = new Map<number, CardOnFileRow>();
+  if (!context.payments) return found;
+  // By the month of their first charge (a file's rows start in a few months, not thousands).
+  const byMonth = new Map<string, Row[]>();
+  for (const row of rows) {
+    if (row.action !== 'start-stripe-subscription' || !row.startDate) continue;
+    const month = row.startDate.slice(0, 7);
+    const listed = byMonth.get(month);
+    if (listed) listed.push(row);
+    else byMonth.set(month, [row]);
+  }
+  for (const [month, monthRows] of byMonth) {
+    const cards = await cardsOnFile(
+      tx,
+      { orgId: context.orgId, processor: context.payments.processor, validIn: `${month}-01` },
+      monthRows.flatMap((row) => customers.get(row.email)?.userId ?? []),
+    );
+    for (const row of monthRows) {
+      const card = cards.get(customers.get(row.email)?.userId ?? '');
+      if (card) found.set(row.row, card);
+    }
+  }
+  return found;
+}
+
+/**
+ * Why a row paid by card (an invitation, or a card subscription) cannot be written, as Invite to
+ * product would refuse it; null if it can.
+ */
+function paymentRefusal(
   row: Row,
   product: AssignedProduct | undefined,
   customer: { externalPayments: boolean } | undefined,
-  context: { today: DayKey; invites: InviteSending },
+  context: { today: DayKey; payments: AssignmentPayments; card: CardOnFileRow | null },
 ): string | null {
-  if (row.action !== 'create-customer-subscription-invite' || !product || !customer) return null;
-  if (!context.invites) return chargeFlowMessages.noProcessor;
+  if (row.action === 'start-customer-subscription-for-external-payment' || !product || !customer)
+    return null;
+  if (!context.payments) return chargeFlowMessages.noProcessor;
   if (!product.processorProductId) return packageInviteMessages.stripeOnly;
   if (customer.externalPayments)
     return `Customer ${row.email} pays outside the platform: use start-customer-subscription-for-external-payment`;
-  if (product.variable && row.priceMinor <= 0) return importMessages.inviteFree;
-  // A start date the invitation's payment would refuse (one-time products start on payment;
-  // a start too far ahead) is said now, not when the customer tries to pay.
-  return startDateRefusal(row.startDate, product.schedule, context.today);
+  if (
+    row.action === 'create-customer-subscription-invite' &&
+    product.variable &&
+    row.priceMinor <= 0
+  )
+    return importMessages.inviteFree;
+  // A start date a delayed start of the charge flow would refuse (one-time products start on
+  // payment; a start too far ahead) is said now, not when the customer tries to pay or the
+  // processor is asked.
+  const start = startDateRefusal(row.startDate, product.schedule, context.today);
+  if (start || row.action !== 'start-stripe-subscription') return start;
+  return context.card ? null : importMessages.noCardOnFile.replace('{x}', row.email);
 }
 
 /**

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   emailOutbox,
   invoices,
+  paymentMethods,
   productInvites,
   products,
   rosterItems,
@@ -32,7 +33,12 @@ import { importCalls } from '../testing/import-fixtures.ts';
 import { insertRosterItem, waitForVisibility } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
+import { SANDBOX_SUBSCRIPTION_PREFIX } from '../adapters/payments/sandbox.ts';
+import { drainJobs } from '../testing/job-fixtures.ts';
+import { addSandboxCard, noonOf, sandboxCardNumbers } from '../testing/renewal-fixtures.ts';
 import { externalSubscription } from './assignments-import.service.ts';
+import { startCardSubscriptions } from './card-subscription-start.service.ts';
+import { renewSubscription } from './renewal.service.ts';
 import { endAgreedSubscriptions } from './subscription-ends.service.ts';
 
 const external = 'start-customer-subscription-for-external-payment';
@@ -178,7 +184,14 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
     ).toEqual([]);
 
     const again = await importFile(owner.jar, 'assignments', file);
-    expect(again.result).toEqual({ rows: 4, subscribed: 0, recorded: 0, invited: 0, unchanged: 4 });
+    expect(again.result).toEqual({
+      rows: 4,
+      subscribed: 0,
+      cardStarted: 0,
+      recorded: 0,
+      invited: 0,
+      unchanged: 4,
+    });
     for (const email of [running, later, ended])
       expect(await subscriptionsOf(email!)).toHaveLength(1);
   });
@@ -237,7 +250,14 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
     ).toEqual([]);
 
     const done = await importFile(owner.jar, 'assignments', good.join('\n'));
-    expect(done.result).toEqual({ rows: 2, subscribed: 0, recorded: 0, invited: 2, unchanged: 0 });
+    expect(done.result).toEqual({
+      rows: 2,
+      subscribed: 0,
+      cardStarted: 0,
+      recorded: 0,
+      invited: 2,
+      unchanged: 0,
+    });
     const made = await t.db
       .select()
       .from(productInvites)
@@ -261,7 +281,14 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
     );
 
     const again = await importFile(owner.jar, 'assignments', good.join('\n'));
-    expect(again.result).toEqual({ rows: 2, subscribed: 0, recorded: 0, invited: 0, unchanged: 2 });
+    expect(again.result).toEqual({
+      rows: 2,
+      subscribed: 0,
+      cardStarted: 0,
+      recorded: 0,
+      invited: 0,
+      unchanged: 2,
+    });
     expect(
       await t.db
         .select()
@@ -396,7 +423,115 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
     expect(done.result).toMatchObject({ subscribed: 5_000, unchanged: 0 });
   }, 180_000);
 
-  it('the rules the preview runs hold on the server: a card start is not built yet, another organisation’s product and customer are unknown, staff without the till may not', async () => {
+  it('card subscriptions start on the card on file: scheduled and nothing charged by the import, the processor asked once after it, charged once on the start date at the agreed price; the same file again changes nothing', async () => {
+    const [carded, twice] = await customers(2, 'card');
+    const person = async (email: string) => ({
+      orgId: owner.org.id,
+      userId: await userIdOf(email),
+    });
+    const card = await addSandboxCard(t.db, await person(carded!), sandboxCardNumbers.succeeds);
+    await addSandboxCard(t.db, await person(twice!), sandboxCardNumbers.succeeds);
+    const start = addDays(today(), 10);
+    const file = [
+      `${carded},${names.monthly},start-stripe-subscription,${start},,percentage,10`,
+      `${twice},${names.monthly},start-stripe-subscription,${start}`,
+    ].join('\n');
+    const chargesBefore = await charges();
+    const done = await importFile(owner.jar, 'assignments', file);
+    expect(done.result).toMatchObject({ subscribed: 0, cardStarted: 2, unchanged: 0 });
+    expect(await charges()).toBe(chargesBefore);
+    const [sub] = await subscriptionsOf(carded!);
+    expect(sub).toMatchObject({
+      status: 'scheduled',
+      startedOn: start,
+      nextBillingDate: start,
+      priceMinor: 8_910,
+      externalPayments: false,
+      paymentMethodId: card.id,
+      card: { brand: card.brand, last4: card.last4 },
+      firstInvoiceId: null,
+    });
+
+    // The start job, queued by the import: the processor's subscription, once.
+    await drainJobs(t.app);
+    const started = (await subscriptionsOf(carded!))[0]!.processorSubscriptionId;
+    expect(started).toMatch(new RegExp(`^${SANDBOX_SUBSCRIPTION_PREFIX}`));
+    const deps = { db: t.db, processor: t.app.paymentProcessor, jobs: t.app.jobs };
+    expect(
+      await startCardSubscriptions(deps, { orgId: owner.org.id, subscriptionIds: [sub!.id] }),
+    ).toEqual(['done-before']);
+    expect(await charges()).toBe(chargesBefore);
+
+    // Due on its start date in the organisation's calendar, not before; charged once.
+    const target = { orgId: owner.org.id, subscriptionId: sub!.id };
+    expect(await renewSubscription(deps, target, noonOf(addDays(start, -1)))).toBe('not-due');
+    const outcomes = await Promise.all(
+      [1, 2, 3].map(() => renewSubscription(deps, target, noonOf(start))),
+    );
+    expect(outcomes.filter((o) => o === 'paid')).toHaveLength(1);
+    expect(await renewSubscription(deps, target, noonOf(start))).toBe('not-due');
+    expect(await charges()).toBe(chargesBefore + 1);
+    const paid = await t.db
+      .select()
+      .from(invoices)
+      .where(and(eq(invoices.subscriptionId, sub!.id), eq(invoices.status, 'paid')));
+    expect(paid.map((i) => [i.totalMinor, i.periodStart, i.paymentMethodId])).toEqual([
+      [8_910, start, card.id],
+    ]);
+    expect((await subscriptionsOf(carded!))[0]).toMatchObject({
+      status: 'active',
+      nextBillingDate: addPeriods(start, 'month', 1),
+    });
+
+    const again = await importFile(owner.jar, 'assignments', file);
+    expect(again.result).toMatchObject({ cardStarted: 0, unchanged: 2 });
+    expect(await subscriptionsOf(carded!)).toHaveLength(1);
+  });
+
+  it('a card start needs a card on file in this organisation, valid when it first charges: none, another organisation’s, or an expired one is a refused row, and nothing is written', async () => {
+    const [none, elsewhere, expired, fine] = await customers(4, 'nocard');
+    const other = await newOrgWithOwner(t.app, t.db);
+    await addSandboxCard(
+      t.db,
+      { orgId: other.org.id, userId: await userIdOf(elsewhere!) },
+      sandboxCardNumbers.succeeds,
+    );
+    const start = addDays(today(), 20);
+    const expiredCard = await addSandboxCard(
+      t.db,
+      { orgId: owner.org.id, userId: await userIdOf(expired!) },
+      sandboxCardNumbers.succeeds,
+    );
+    // It expires the month before the first charge.
+    const [y, m] = addDays(start, -31).split('-').map(Number) as [number, number];
+    await t.db
+      .update(paymentMethods)
+      .set({ expYear: y, expMonth: m })
+      .where(eq(paymentMethods.id, expiredCard.id));
+    await addSandboxCard(
+      t.db,
+      { orgId: owner.org.id, userId: await userIdOf(fine!) },
+      sandboxCardNumbers.succeeds,
+    );
+    const refused = await importFile(
+      owner.jar,
+      'assignments',
+      [none, elsewhere, expired, fine]
+        .map((email) => `${email},${names.monthly},start-stripe-subscription,${start}`)
+        .join('\n'),
+    );
+    expect(refused.status).toBe('refused');
+    expect(refused.rowErrors.map((e) => [e.row, e.message])).toEqual([
+      [1, `Customer ${none} has no card on file`],
+      [2, `Customer ${elsewhere} has no card on file`],
+      [3, `Customer ${expired} has no card on file`],
+    ]);
+    expect(await subscriptionsOf(fine!)).toEqual([]);
+    await drainJobs(t.app);
+    expect(await subscriptionsOf(fine!)).toEqual([]);
+  });
+
+  it('the rules the preview runs hold on the server: a card start has no end date yet, another organisation’s product and customer are unknown, staff without the till may not', async () => {
     const [ann] = await customers(1, 'rule');
     const other = await newOrgWithOwner(t.app, t.db);
     const theirs = await t.app.inject({
@@ -416,13 +551,13 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
       owner.jar,
       'assignments',
       [
-        `${ann},${names.monthly},start-stripe-subscription,${addDays(today(), 5)}`,
+        `${ann},${names.monthly},start-stripe-subscription,${addDays(today(), 5)},${addDays(today(), 90)}`,
         `${ann},${theirName},${external},`,
         `${stranger},${names.monthly},${external},`,
       ].join('\n'),
     );
     expect(refused.rowErrors.map((e) => e.message)).toEqual([
-      importMessages.cardStartNotYet,
+      importMessages.inviteEndNotYet,
       `Product ${theirName} not found`,
       `Email ${stranger} is not in the valid emails list`,
     ]);

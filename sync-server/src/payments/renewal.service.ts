@@ -1,5 +1,6 @@
 import type { paymentMethods, subscriptions } from '@platform/schema/db';
 import { orgFormat } from '@platform/schema/organizations/org-format';
+import { DEFAULT_CURRENCY } from '@platform/schema/payments/money';
 import { billingCycleOf, totalRenewal } from '@platform/schema/payments/renewal-totaling';
 import {
   dayKeyOf,
@@ -146,7 +147,10 @@ async function renewalInvoiceValues(
   const first = subscription.firstInvoiceId
     ? await repo.findInvoice(tx, orgId, subscription.firstInvoiceId)
     : null;
-  if (!product || product.schedule === 'one-time' || !first) {
+  // A card subscription started from a file has no first invoice of ours: its first charge is
+  // this renewal on its start date, from which every period counts (decision 0073).
+  const imported = !subscription.firstInvoiceId && !subscription.externalPayments;
+  if (!product || product.schedule === 'one-time' || (!first && !imported)) {
     throw new Error(`subscription ${subscription.id} has no recurring product or first invoice`);
   }
   const coupon = subscription.couponId
@@ -161,7 +165,9 @@ async function renewalInvoiceValues(
     },
     priceMinor: subscription.priceMinor,
     coupon,
-    cycle: billingCycleOf(subscription.startedOn, first.totals),
+    cycle: first
+      ? billingCycleOf(subscription.startedOn, first.totals)
+      : { anchor: subscription.startedOn, couponFrom: subscription.startedOn },
     periodStart: billingDate,
     formatDay: orgFormat(timeZone).date,
   });
@@ -176,7 +182,7 @@ async function renewalInvoiceValues(
     prorationMode: 'charge-prorated' as const,
     totals,
     totalMinor: totals.total,
-    currency: first.currency,
+    currency: first?.currency ?? DEFAULT_CURRENCY,
     subscriptionId: subscription.id,
     periodStart: billingDate,
     // The first attempt: the retries are counted from it.

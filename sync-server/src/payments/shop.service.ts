@@ -294,5 +294,16 @@ export async function cancelAtPeriodEnd(
       );
     }
   });
+  // A card subscription from a file whose processor's subscription was being made as this was
+  // read: the start job may have written its id after this looked (it stops it too when it sees
+  // this cancellation first — card-subscription-start.service.ts). Asking twice is harmless.
+  if (!subscription.processorSubscriptionId) {
+    const after = await findSubscription(db, buyer.orgId, subscription.id);
+    if (after?.processorSubscriptionId)
+      await deps.processor.cancelSubscriptionAtPeriodEnd({
+        orgId: buyer.orgId,
+        processorSubscriptionId: after.processorSubscriptionId,
+      });
+  }
   return { status: 'cancel-at-period-end', endsOn, message };
 }

@@ -137,3 +137,27 @@ export async function endSubscriptions(
       returning customer_user_id`),
   ).map((row) => row.customer_user_id);
 }
+
+/**
+ * Card subscriptions started from a file (no first invoice of ours, not paid outside) whose
+ * processor's subscription was not made by `before`, on a card of this processor and a product
+ * it knows — oldest first.
+ */
+export async function cardStartsPending(
+  db: Reader,
+  input: { processor: 'sandbox' | 'stripe'; before: Date; limit: number },
+) {
+  return rowsOf<{ id: string; orgId: string }>(
+    await db.execute(sql`
+      select s.id, s.org_id as "orgId"
+      from subscriptions s
+      join payment_methods m on m.id = s.payment_method_id and m.processor = ${input.processor}
+      join products p on p.id = s.product_id and p.processor_product_id is not null
+      where s.processor_subscription_id is null and s.first_invoice_id is null
+        and not s.external_payments and s.status <> 'cancelled' and not s.deleted
+        and s.next_billing_date is not null
+        and s.created_at < ${input.before.toISOString()}::timestamptz
+      order by s.created_at, s.id
+      limit ${input.limit}`),
+  );
+}

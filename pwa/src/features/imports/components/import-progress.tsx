@@ -55,7 +55,7 @@ const outcomeWords: Partial<Record<ImportKind, (result: Record<string, number>) 
   'contact-lists': (r) =>
     `${r.added ?? 0} added to their list${r.added === 1 ? '' : 's'}, ${r.unchanged ?? 0} already on ${r.unchanged === 1 ? 'it' : 'them'}.`,
   assignments: (r) =>
-    `${r.subscribed ?? 0} subscription${r.subscribed === 1 ? '' : 's'} paid outside the platform recorded, ${r.recorded ?? 0} one-time purchase${r.recorded === 1 ? '' : 's'} recorded, ${r.invited ?? 0} customer${r.invited === 1 ? '' : 's'} emailed an invitation, ${r.unchanged ?? 0} already had ${r.unchanged === 1 ? 'it' : 'theirs'}. Nothing was charged.`,
+    `${r.subscribed ?? 0} subscription${r.subscribed === 1 ? '' : 's'} paid outside the platform recorded, ${r.cardStarted ? `${r.cardStarted} card subscription${r.cardStarted === 1 ? '' : 's'} to charge the card on file from ${r.cardStarted === 1 ? 'its' : 'their'} start date, ` : ''}${r.recorded ?? 0} one-time purchase${r.recorded === 1 ? '' : 's'} recorded, ${r.invited ?? 0} customer${r.invited === 1 ? '' : 's'} emailed an invitation, ${r.unchanged ?? 0} already had ${r.unchanged === 1 ? 'it' : 'theirs'}. Nothing was charged.`,
   tags: (r) =>
     `${r.tagged ?? 0} customer${r.tagged === 1 ? '' : 's'} tagged, ${r.unchanged ?? 0} already had ${r.unchanged === 1 ? 'that tag' : 'those tags'}.`,
 };
