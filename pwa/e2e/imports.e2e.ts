@@ -5,6 +5,10 @@ import { and, eq } from 'drizzle-orm';
 import { contactLists, rosterItems, subscriptions, users } from '@platform/schema/db';
 import { csvMessages } from '@platform/schema/imports/csv';
 import { importMessages } from '@platform/schema/imports/import-rules';
+import { addDays, dayKeyOf } from '@platform/schema/time-tracking/org-calendar';
+import { insertTestUser } from '../../sync-server/src/testing/auth-fixtures.ts';
+import { offerProduct, saveTestCard } from '../../sync-server/src/testing/payment-fixtures.ts';
+import { insertRosterItem } from '../../sync-server/src/testing/sync-fixtures.ts';
 import { axeViolations } from '../../scripts/e2e/axe.ts';
 import { demoLogins, logIn, useServerAndBrowser } from '../../scripts/e2e/harness.ts';
 
@@ -16,6 +20,7 @@ import { demoLogins, logIn, useServerAndBrowser } from '../../scripts/e2e/harnes
 describe('CSV import', () => {
   const env = useServerAndBrowser();
   const suffix = Date.now().toString(36);
+  const email = (name: string) => `${name}-${suffix}@example.test`;
 
   it('lists a file’s bad rows, takes the fixed rows, shows the import to its end and the customers on the list', async () => {
     const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -35,7 +40,6 @@ describe('CSV import', () => {
     });
     await page.getByRole('alert').filter({ hasText: csvMessages.notCsv }).waitFor();
 
-    const email = (name: string) => `${name}-${suffix}@example.test`;
     const rows = [
       'firstName,lastName,email,phoneNumber',
       `Ada,Import${suffix},${email('ada')},(201) 555-0101`,
@@ -238,6 +242,62 @@ describe('CSV import', () => {
     await item.getByText(/^Next payment due on /).waitFor();
     await item.getByText(/^Ends on .*2036/).waitFor();
     await page.screenshot({ path: '/tmp/purchase-history-external.png', fullPage: true });
+    expect(await axeViolations(page)).toEqual([]);
+    await parent.close();
+  }, 180_000);
+
+  it('a card subscription imported for a parent with a card on file starts on its date, nothing charged now; a customer without a card is a refused row', async () => {
+    const { server } = env;
+    const zipper = server.seed.zipperOrgId;
+    const coaching = await offerProduct(
+      server.db,
+      { orgId: zipper, userId: server.seed.userIds.owner },
+      `Coaching ${suffix}`,
+    );
+    await saveTestCard(server.db, { orgId: zipper, userId: server.seed.userIds.parent });
+    const cardless = await insertTestUser(server.db, { email: email('cardless') });
+    await insertRosterItem(server.db, zipper, cardless);
+    const start = addDays(dayKeyOf(Date.now(), 'UTC'), 10);
+    const owner = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const desk = await owner.newPage();
+    await logIn(desk, server.url, demoLogins.owner.email);
+    await desk.goto(`${server.url}/dashboard/crm/import`);
+    await desk.getByLabel('What are you importing?').selectOption({ label: 'Product assignments' });
+    const row = (email: string) => `${email},${coaching.name},start-stripe-subscription,${start}`;
+    await desk
+      .getByLabel('Rows (CSV)')
+      .fill(`${row(demoLogins.parent.email)}\n${row(email('cardless'))}`);
+    await desk.getByRole('button', { name: 'Preview' }).click();
+    await desk.getByRole('button', { name: 'Import 2 rows' }).click();
+    // The server's check: cards are not on the owner's phone, so the refusal comes after upload.
+    await desk
+      .getByText(`Customer ${email('cardless')} has no card on file`)
+      .waitFor({ timeout: 30_000 });
+    expect(await axeViolations(desk)).toEqual([]);
+    await desk.getByRole('button', { name: 'Import another file' }).click();
+    await desk.getByLabel('What are you importing?').selectOption({ label: 'Product assignments' });
+    await desk.getByLabel('Rows (CSV)').fill(row(demoLogins.parent.email));
+    await desk.getByRole('button', { name: 'Preview' }).click();
+    await desk.getByRole('button', { name: 'Import 1 row' }).click();
+    await desk
+      .getByText(
+        /1 card subscription to charge the card on file from its start date.*Nothing was charged/,
+      )
+      .waitFor({ timeout: 30_000 });
+    await owner.close();
+
+    const parent = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+    const page = await parent.newPage();
+    await logIn(page, server.url, demoLogins.parent.email);
+    await page.goto(`${server.url}/dashboard-customer/${zipper}/purchase-history`);
+    const item = page
+      .getByRole('region', { name: 'Subscriptions' })
+      .getByRole('listitem')
+      .filter({ hasText: coaching.name });
+    await item.getByText(/Starts soon/).waitFor({ timeout: 60_000 });
+    await item.getByText(/^Next charge on /).waitFor();
+    await item.getByText('Renews with Visa •••• 4242').waitFor();
+    await page.screenshot({ path: '/tmp/purchase-history-card-start.png', fullPage: true });
     expect(await axeViolations(page)).toEqual([]);
     await parent.close();
   }, 180_000);
