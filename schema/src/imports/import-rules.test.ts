@@ -122,8 +122,6 @@ describe('the five imports', () => {
       ],
       [8, importMessages.discountType],
       [9, importMessages.discountAmount],
-      // An end date on what the processor bills is not built yet (decision 0073).
-      [10, importMessages.inviteEndNotYet],
       [11, importMessages.cardFree],
     ]);
     const ok = check(

@@ -126,7 +126,10 @@ export const jobDefinitions = {
     expireInSeconds: 240,
     cron: '23 * * * *',
   },
-  /** Hourly: subscriptions paid outside the platform end on their agreed day (decision 0073). */
+  /**
+   * Hourly: subscriptions paid outside the platform end on their agreed day, and those a processor
+   * bills stop at the period's end before it (decision 0073).
+   */
   'subscription-ends': {
     payload: z.object({}),
     retryLimit: 1,

@@ -16,7 +16,10 @@ import { sendReceipt } from '../payments/receipt.service.ts';
 import { sendRenewalFailedNotice } from '../payments/renewal-notice.service.ts';
 import { renewSubscription } from '../payments/renewal.service.ts';
 import { queueDueRenewals } from '../payments/renewals-due.service.ts';
-import { endAgreedSubscriptions } from '../payments/subscription-ends.service.ts';
+import {
+  endAgreedSubscriptions,
+  windDownAgreedEnds,
+} from '../payments/subscription-ends.service.ts';
 
 /** Each feature's background work, composed in one place (as features.ts composes routes). */
 export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport: MailTransport }) {
@@ -51,6 +54,9 @@ export function registerJobHandlers(app: FastifyInstance, deps: { mailTransport:
   jobs.handle('subscription-ends', async () => {
     const ended = await endAgreedSubscriptions(db);
     if (ended > 0) app.log.info({ ended }, 'subscriptions ended on their agreed day');
+    const stopping = await windDownAgreedEnds({ db, processor: app.paymentProcessor });
+    if (stopping > 0)
+      app.log.info({ stopping }, 'subscriptions set to end before their agreed day');
   });
   jobs.handle('subscription-renewal', async (payload) => {
     if (app.paymentProcessor.kind !== 'sandbox') return;

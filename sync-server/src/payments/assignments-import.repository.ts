@@ -260,6 +260,8 @@ export type CardSubscriptionRow = {
   productId: string;
   priceMinor: number;
   startedOn: DayKey;
+  /** The agreed last day: nothing is billed on or after it (subscription-ends.service.ts). */
+  endsOn: DayKey | null;
   card: CardOnFileRow;
 };
 
@@ -281,6 +283,7 @@ export async function insertCardSubscriptions(
       product_id: row.productId,
       price_minor: row.priceMinor,
       started_on: row.startedOn,
+      ends_on: row.endsOn,
       payment_method_id: row.card.id,
       card: {
         brand: row.card.brand,
@@ -294,11 +297,11 @@ export async function insertCardSubscriptions(
     await tx.execute(sql`
       insert into subscriptions
         (org_id, customer_user_id, product_id, product_name, price_minor, status, started_on,
-         next_billing_date, external_payments, payment_method_id, card)
+         next_billing_date, ends_on, external_payments, payment_method_id, card)
       select ${orgId}, i.user_id, p.id, p.name, i.price_minor, 'scheduled', i.started_on,
-        i.started_on, false, m.id, i.card
+        i.started_on, i.ends_on, false, m.id, i.card
       from json_to_recordset(${json}::json) as i(user_id uuid, product_id uuid, price_minor int,
-        started_on date, payment_method_id uuid, card jsonb)
+        started_on date, ends_on date, payment_method_id uuid, card jsonb)
       join products p on p.id = i.product_id and p.org_id = ${orgId}
         and p.state <> 'archived' and not p.deleted and p.type = 'recurring'
       -- The card read for the row, still the customer's here and not removed since.

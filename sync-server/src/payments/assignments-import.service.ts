@@ -127,6 +127,7 @@ export async function importAssignmentBatch(
         productId: product.id,
         priceMinor: row.priceMinor,
         startedOn: row.startDate,
+        endsOn: row.endDate,
         card,
       });
     else if (row.action === 'create-customer-subscription-invite')

@@ -39,7 +39,7 @@ import { addSandboxCard, noonOf, sandboxCardNumbers } from '../testing/renewal-f
 import { externalSubscription } from './assignments-import.service.ts';
 import { startCardSubscriptions } from './card-subscription-start.service.ts';
 import { renewSubscription } from './renewal.service.ts';
-import { endAgreedSubscriptions } from './subscription-ends.service.ts';
+import { endAgreedSubscriptions, windDownAgreedEnds } from './subscription-ends.service.ts';
 
 const external = 'start-customer-subscription-for-external-payment';
 const invite = 'create-customer-subscription-invite';
@@ -488,6 +488,80 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
     expect(await subscriptionsOf(carded!)).toHaveLength(1);
   });
 
+  it('a card subscription with an end date is charged for the periods that begin before it, then ends at its period’s end: set so by the sweep, and the renewal charges nothing on or after the end without it', async () => {
+    const [swept, unswept] = await customers(2, 'ending');
+    const start = addDays(today(), 5);
+    const end = addDays(addPeriods(start, 'month', 1), 10);
+    for (const email of [swept!, unswept!])
+      await addSandboxCard(
+        t.db,
+        { orgId: owner.org.id, userId: await userIdOf(email) },
+        sandboxCardNumbers.succeeds,
+      );
+    const done = await importFile(
+      owner.jar,
+      'assignments',
+      [swept, unswept]
+        .map((email) => `${email},${names.monthly},start-stripe-subscription,${start},${end}`)
+        .join('\n'),
+    );
+    expect(done.result).toMatchObject({ cardStarted: 2 });
+    await drainJobs(t.app);
+    const deps = { db: t.db, processor: t.app.paymentProcessor, jobs: t.app.jobs };
+    const second = addPeriods(start, 'month', 1);
+    const third = addPeriods(start, 'month', 2);
+    const targets = [];
+    for (const email of [swept!, unswept!]) {
+      const [sub] = await subscriptionsOf(email);
+      expect(sub).toMatchObject({ endsOn: end, status: 'scheduled' });
+      targets.push({ orgId: owner.org.id, subscriptionId: sub!.id });
+    }
+    for (const target of targets)
+      expect(await renewSubscription(deps, target, noonOf(start))).toBe('paid');
+    // The next charge (the second) is before the end: nothing to stop yet.
+    expect(await windDownAgreedEnds(deps, noonOf(start))).toBe(0);
+    for (const target of targets)
+      expect(await renewSubscription(deps, target, noonOf(second))).toBe('paid');
+    for (const email of [swept!, unswept!])
+      expect((await subscriptionsOf(email))[0]!.nextBillingDate).toBe(third);
+    // The sweep: the next charge would be after the end, so it ends when the period paid does.
+    const [sweptSub] = await subscriptionsOf(swept!);
+    const [unsweptSub] = await subscriptionsOf(unswept!);
+    await t.db
+      .update(subscriptions)
+      .set({ endsOn: null })
+      .where(eq(subscriptions.id, unsweptSub!.id));
+    expect(await windDownAgreedEnds(deps, noonOf(second))).toBe(1);
+    expect(await windDownAgreedEnds(deps, noonOf(second))).toBe(0);
+    await t.db
+      .update(subscriptions)
+      .set({ endsOn: end })
+      .where(eq(subscriptions.id, unsweptSub!.id));
+    expect((await subscriptionsOf(swept!))[0]).toMatchObject({
+      status: 'cancel-at-period-end',
+      nextBillingDate: third,
+    });
+    const chargesBefore = await charges();
+    for (const sub of [sweptSub!, unsweptSub!]) {
+      const target = { orgId: owner.org.id, subscriptionId: sub.id };
+      expect(await renewSubscription(deps, target, noonOf(third))).toBe('ended');
+      expect(await renewSubscription(deps, target, noonOf(addDays(third, 1)))).toBe('not-due');
+    }
+    expect(await charges()).toBe(chargesBefore);
+    for (const email of [swept!, unswept!])
+      expect((await subscriptionsOf(email))[0]).toMatchObject({ status: 'cancelled' });
+    const paid = await t.db
+      .select({ n: count() })
+      .from(invoices)
+      .where(
+        and(
+          inArray(invoices.subscriptionId, [sweptSub!.id, unsweptSub!.id]),
+          eq(invoices.status, 'paid'),
+        ),
+      );
+    expect(paid[0]!.n).toBe(4);
+  });
+
   it('a card start needs a card on file in this organisation, valid when it first charges: none, another organisation’s, or an expired one is a refused row, and nothing is written', async () => {
     const [none, elsewhere, expired, fine] = await customers(4, 'nocard');
     const other = await newOrgWithOwner(t.app, t.db);
@@ -531,7 +605,7 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
     expect(await subscriptionsOf(fine!)).toEqual([]);
   });
 
-  it('the rules the preview runs hold on the server: a card start has no end date yet, another organisation’s product and customer are unknown, staff without the till may not', async () => {
+  it('the rules the preview runs hold on the server: an invitation has no end date yet, another organisation’s product and customer are unknown, staff without the till may not', async () => {
     const [ann] = await customers(1, 'rule');
     const other = await newOrgWithOwner(t.app, t.db);
     const theirs = await t.app.inject({
@@ -551,7 +625,7 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
       owner.jar,
       'assignments',
       [
-        `${ann},${names.monthly},start-stripe-subscription,${addDays(today(), 5)},${addDays(today(), 90)}`,
+        `${ann},${names.monthly},create-customer-subscription-invite,${addDays(today(), 5)},${addDays(today(), 90)}`,
         `${ann},${theirName},${external},`,
         `${stranger},${names.monthly},${external},`,
       ].join('\n'),

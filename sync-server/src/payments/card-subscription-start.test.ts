@@ -16,6 +16,7 @@ import {
   startCardSubscriptions,
 } from './card-subscription-start.service.ts';
 import { cancelAtPeriodEnd } from './shop.service.ts';
+import { windDownAgreedEnds } from './subscription-ends.service.ts';
 
 // 2026-11-24 15:00 UTC: the 24th in New York, the default zone of a new organisation.
 const now = new Date('2026-11-24T15:00:00.000Z');
@@ -71,7 +72,10 @@ describe.each(testDatabaseKinds)('card subscriptions from a file with Stripe on 
   }
 
   /** The import's write of one row, as the csv-import job makes it; the jobs it queued. */
-  async function importRow(o: Awaited<ReturnType<typeof customerWithCard>>) {
+  async function importRow(
+    o: Awaited<ReturnType<typeof customerWithCard>>,
+    endDate: string | null = null,
+  ) {
     const queued: Array<{ name: JobName; payload: { orgId: string; subscriptionIds: string[] } }> =
       [];
     const row: AssignmentRow & { row: number; cells: string[] } = {
@@ -81,7 +85,7 @@ describe.each(testDatabaseKinds)('card subscriptions from a file with Stripe on 
       productId: o.productId,
       action: 'start-stripe-subscription',
       startDate: start,
-      endDate: null,
+      endDate,
       discount: { type: 'fixed_amount', amount: 20 },
       priceMinor: 7_900,
     };
@@ -220,5 +224,39 @@ describe.each(testDatabaseKinds)('card subscriptions from a file with Stripe on 
         cancel_at_period_end: true,
       });
     }
+  });
+
+  it('one with an agreed end is stopped at Stripe once its next invoice would be on or after the end — and asked again when Stripe does not answer', async () => {
+    const o = await customerWithCard();
+    const { queued } = await importRow(o, '2027-02-20');
+    const payload = queued[0]!.payload;
+    await startCardSubscriptions({ db, processor: stripe }, payload);
+    const id = payload.subscriptionIds[0]!;
+    const sweep = () => windDownAgreedEnds({ db, processor: stripe }, now);
+    const read = async () =>
+      (await db.select().from(subscriptions).where(eq(subscriptions.id, id)))[0]!;
+    expect(await sweep()).toBe(0);
+    // Stripe billed the first two invoices (its webhooks moved the next one past the end).
+    await db
+      .update(subscriptions)
+      .set({ status: 'active', nextBillingDate: '2027-02-10' })
+      .where(eq(subscriptions.id, id));
+    expect(await sweep()).toBe(0);
+    await db
+      .update(subscriptions)
+      .set({ nextBillingDate: '2027-03-10' })
+      .where(eq(subscriptions.id, id));
+    wire.failNextOn(
+      `/v1/subscriptions/${(await read()).processorSubscriptionId}`,
+      'http-500',
+      'http-500',
+      'http-500',
+    );
+    expect(await sweep()).toBe(0);
+    expect((await read()).status).toBe('active');
+    expect(await sweep()).toBe(1);
+    const sub = await read();
+    expect(sub.status).toBe('cancel-at-period-end');
+    expect(wire.object(sub.processorSubscriptionId!)).toMatchObject({ cancel_at_period_end: true });
   });
 });

@@ -91,7 +91,11 @@ async function claimRenewal(
   if (!billingDate || billingDate > today || subscription.status === 'cancelled') {
     return { kind: 'not-due' as const };
   }
-  if (subscription.status === 'cancel-at-period-end') {
+  // An agreed end (a card subscription imported with an end date, decision 0073): nothing is
+  // billed on or after it — the period paid before it runs out, then it ends, as a cancellation
+  // at the period's end does (the subscription-ends sweep marks it so ahead of this day).
+  const agreedEnd = subscription.endsOn !== null && billingDate >= subscription.endsOn;
+  if (subscription.status === 'cancel-at-period-end' || agreedEnd) {
     // The paid period is over: it ends on its last billing date, and nothing is charged.
     await endSubscription(tx, subscription, new Date(startOfDay(billingDate, timeZone)));
     return { kind: 'ended' as const };

@@ -161,3 +161,36 @@ export async function cardStartsPending(
       limit ${input.limit}`),
   );
 }
+
+/**
+ * Subscriptions a processor bills with an agreed end (decision 0073) whose next charge would be
+ * on or after it, still renewing: each is to stop at its period's end.
+ */
+export async function windDownCandidates(db: Reader, limit: number) {
+  return rowsOf<{
+    id: string;
+    orgId: string;
+    customerUserId: string;
+    processorSubscriptionId: string | null;
+  }>(
+    await db.execute(sql`
+      select s.id, s.org_id as "orgId", s.customer_user_id as "customerUserId",
+        s.processor_subscription_id as "processorSubscriptionId"
+      from subscriptions s
+      where not s.external_payments and not s.deleted
+        and s.status in ('scheduled', 'active', 'past-due')
+        and s.ends_on is not null and s.next_billing_date >= s.ends_on
+      order by s.next_billing_date, s.id
+      limit ${limit}`),
+  );
+}
+
+/** Set to end at its period's end, if it still renews (a customer's or staff's change first). */
+export async function markCancelAtPeriodEnd(tx: Tx, subscriptionId: string, now: Date) {
+  return rowsOf<{ id: string }>(
+    await tx.execute(sql`
+      update subscriptions set status = 'cancel-at-period-end', updated_at = ${now.toISOString()}
+      where id = ${subscriptionId} and status in ('scheduled', 'active', 'past-due')
+      returning id`),
+  ).length;
+}
