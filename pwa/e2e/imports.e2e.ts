@@ -171,8 +171,8 @@ describe('CSV import', () => {
     await page.getByRole('button', { name: 'Import 2 rows' }).click();
     await page.getByText('2 added to their lists, 0 already on').waitFor({ timeout: 30_000 });
 
-    // Memberships they pay for outside the platform: an invitation with an end date is not built
-    // yet and says so in the preview; the fixed rows are recorded at the agreed price, nothing
+    // Memberships they pay for outside the platform: an invitation that leaves nothing to pay is
+    // refused in the preview; the fixed rows are recorded at the agreed price, nothing
     // charged.
     await page.getByRole('button', { name: 'Import another file' }).click();
     await page.getByLabel('What are you importing?').selectOption({ label: 'Product assignments' });
@@ -180,13 +180,13 @@ describe('CSV import', () => {
     await page
       .getByLabel('Rows (CSV)')
       .fill(
-        `${email('ada')},Unlimited membership,create-customer-subscription-invite,2099-01-01,2099-06-01\n${email('nora')},Unlimited membership,${external},2026-01-15,,percentage,10`,
+        `${email('ada')},Unlimited membership,create-customer-subscription-invite,,,percentage,100\n${email('nora')},Unlimited membership,${external},2026-01-15,,percentage,10`,
       );
     await page.getByRole('button', { name: 'Preview' }).click();
     await page
       .getByRole('alert')
       .filter({ hasText: importMessages.errorsHeading })
-      .getByText(importMessages.inviteEndNotYet)
+      .getByText(importMessages.inviteFree)
       .waitFor();
     await page.getByRole('button', { name: 'Edit rows' }).click();
     await page

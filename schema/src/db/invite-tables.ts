@@ -27,6 +27,8 @@ export const productInvites = pgTable(
     /** The agreed price (variable pricing, requires-consultation); null = the product's. */
     priceMinor: integer('price_minor'),
     startDate: date('start_date', { mode: 'string' }),
+    /** The agreed last day of the subscription it starts (imported, decision 0073). */
+    endDate: date('end_date', { mode: 'string' }),
     action: text('action', {
       enum: [
         'start-stripe-subscription',

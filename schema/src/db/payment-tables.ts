@@ -151,6 +151,11 @@ export const invoices = pgTable(
      */
     priceAgreed: boolean('price_agreed').notNull().default(false),
     startDate: date('start_date', { mode: 'string' }),
+    /**
+     * The agreed last day of the subscription this sale starts (an invitation imported with an
+     * end date, decision 0073): written to the subscription in the charge's transaction.
+     */
+    endsOn: date('ends_on', { mode: 'string' }),
     prorationMode: text('proration_mode', {
       enum: ['charge-prorated', 'delayed-billing'],
     }).notNull(),

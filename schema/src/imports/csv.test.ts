@@ -119,6 +119,14 @@ describe('reading a CSV export', () => {
       ),
       { numRuns: 500 },
     );
+    // Semicolons in a comma file's cells are quoted, so they are not taken for its separator.
+    const semicolons = [
+      ['x', ';;;'],
+      ['y', 'a;b;c'],
+    ];
+    expect(writeCsv(semicolons)).toBe('x,";;;"\r\ny,"a;b;c"\r\n');
+    const back = readCsv(writeCsv(semicolons));
+    expect(back.ok && back.records.map((r) => r.cells)).toEqual(semicolons);
     // A formula that goes on over a line break is escaped too (papaparse's own pattern stops at one).
     expect(writeCsv([['=1+1\nsecond line', '@SUM(1)\r\nx']])).toBe(
       `"'=1+1\nsecond line","'@SUM(1)\r\nx"\r\n`,

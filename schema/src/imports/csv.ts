@@ -34,11 +34,18 @@ export type CsvReadResult =
 /**
  * Rows as CSV lines, as exports write them (CRLF, quoted where needed): a cell a spreadsheet
  * would run as a formula (= + - @ at its start) is written with a ' before it, which readCsv
- * takes off again — an export imports as it is.
+ * takes off again — an export imports as it is. A cell holding a semicolon or a tab is quoted
+ * too: readCsv counts the separators outside quotes, and `x,a;b;c` would read as a
+ * semicolon file (found by the export property in csv.test.ts).
  */
 export function writeCsv(rows: ReadonlyArray<readonly string[]>): string {
   if (rows.length === 0) return '';
-  return `${Papa.unparse(rows as string[][], { header: false, newline: '\r\n', escapeFormulae: /^[=+\-@\t\r]/ })}\r\n`;
+  return `${Papa.unparse(rows as string[][], {
+    header: false,
+    newline: '\r\n',
+    escapeFormulae: /^[=+\-@\t\r]/,
+    quotes: (value: unknown) => /[;\t]/.test(String(value)),
+  })}\r\n`;
 }
 
 /** Whether a chosen file may be imported (only `.csv`, whatever its type says). */

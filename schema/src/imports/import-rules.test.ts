@@ -163,7 +163,6 @@ describe('the five imports', () => {
       [2, 'Discount 50 is more than the price of Gold membership'],
       [3, importMessages.discountAmount],
       [5, 'Product gold MEMBERSHIP for ann@example.com is already on row 4'],
-      [6, importMessages.inviteEndNotYet],
       [7, importMessages.inviteFree],
     ]);
     const rows = checkImport(

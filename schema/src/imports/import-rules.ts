@@ -95,9 +95,6 @@ export const importMessages = {
   percentOver: 'A percentage discount is at most 100',
   discountOverPrice: 'Discount {x} is more than the price of {p}',
   assignmentTwice: 'Product {p} for {x} is already on row {n}',
-  // Not built yet (decision 0073): said in the preview, before anything is uploaded.
-  inviteEndNotYet:
-    'An end date is not imported with create-customer-subscription-invite yet: use start-stripe-subscription for a customer with a card on file',
   inviteFree: 'A discount on an invitation must leave something to pay',
   cardFree: 'A discount on a card subscription must leave something to pay',
   // Said by the server's check (cards are not on staff devices).
@@ -390,10 +387,6 @@ function assignmentRow(cell: Cell, context: ImportContext): Checked<AssignmentRo
             : importMessages.discountAmount,
     };
   if (action !== 'start-customer-subscription-for-external-payment') {
-    // What decision 0073 has not built yet is said here, so the preview shows it before upload:
-    // an end date on an invitation (its payment starts the subscription).
-    if (end.value && action === 'create-customer-subscription-invite')
-      return { message: importMessages.inviteEndNotYet };
     // Paid by card: a price of nothing is no charge to make.
     if (priceMinor <= 0)
       return {

@@ -37,6 +37,8 @@ export const packageInviteMessages = {
     'This customer pays outside the platform: the subscription is recorded, no card is charged.',
   notPending: 'This invitation is no longer open.',
   expired: 'This invitation has expired. Ask for a new one.',
+  endPassed:
+    'The subscription this invitation offers has reached its agreed end. Ask for a new one.',
   notYours: 'This invitation is for another account.',
   sent: (email: string) => `Invitation sent to ${email}.`,
 } as const;
@@ -113,6 +115,8 @@ export const customerInviteSchema = z.object({
   product: productSchema,
   couponName: z.string().nullable(),
   startDate: z.string().nullable(),
+  /** The agreed last day (an imported end date): nothing is charged for periods from it. */
+  endDate: z.string().nullable().default(null),
   totals: totaledInvoiceSchema,
   currency: z.string(),
   processor: processorKindSchema,

@@ -175,6 +175,8 @@ export async function insertPendingInvites(
     userId: string;
     productId: string;
     startDate: DayKey | null;
+    /** The agreed last day of the subscription its payment starts. */
+    endDate: DayKey | null;
     /** The agreed price (a discount); null = the product's. */
     priceMinor: number | null;
   }>,
@@ -185,6 +187,7 @@ export async function insertPendingInvites(
       user_id: row.userId,
       product_id: row.productId,
       start_date: row.startDate,
+      end_date: row.endDate,
       price_minor: row.priceMinor,
     })),
   );
@@ -193,12 +196,12 @@ export async function insertPendingInvites(
   return rowsOf<{ id: string; user_id: string; product_id: string; price_minor: number | null }>(
     await tx.execute(sql`
       insert into product_invites
-        (org_id, customer_user_id, product_id, start_date, price_minor, action, status,
+        (org_id, customer_user_id, product_id, start_date, end_date, price_minor, action, status,
          expires_at, created_by_user_id)
-      select ${orgId}, i.user_id, p.id, i.start_date, i.price_minor,
+      select ${orgId}, i.user_id, p.id, i.start_date, i.end_date, i.price_minor,
         'create-customer-subscription-invite', 'pending', ${expiresAt}::timestamptz, ${staffUserId}
       from json_to_recordset(${json}::json) as i(user_id uuid, product_id uuid, start_date date,
-        price_minor int)
+        end_date date, price_minor int)
       join products p on p.id = i.product_id and p.org_id = ${orgId}
         and p.state <> 'archived' and not p.deleted
       where not exists (

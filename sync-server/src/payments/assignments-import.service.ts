@@ -113,6 +113,7 @@ export async function importAssignmentBatch(
     userId: string;
     productId: string;
     startDate: DayKey | null;
+    endDate: DayKey | null;
     priceMinor: number | null;
   }> = [];
   for (const row of rows) {
@@ -135,6 +136,7 @@ export async function importAssignmentBatch(
         userId: customer.userId,
         productId: product.id,
         startDate: row.startDate,
+        endDate: row.endDate,
         // A discount is the price agreed (the charge holds the invoice to it: agreedPrice); a
         // product sold at a price named with each sale is offered at its listed one.
         priceMinor: row.discount || product.variable ? row.priceMinor : null,

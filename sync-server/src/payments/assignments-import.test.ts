@@ -297,6 +297,88 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
     ).toHaveLength(2);
   });
 
+  it('an invitation with an end date: its subscription carries the end, is set to stop at the period before it, and charges nothing on or after it; once the end has come it cannot be paid', async () => {
+    const people = [];
+    for (const first of ['Ena', 'Late']) {
+      const user = await insertTestUser(t.db, { firstName: first, lastName: 'Ending' });
+      await addMembership(t.db, user.id, owner.org.id, 'customer');
+      await insertRosterItem(
+        t.db,
+        owner.org.id,
+        { id: user.id, email: user.email },
+        { firstName: first, lastName: 'Ending', updatedAt: new Date() },
+      );
+      people.push(user);
+    }
+    const [ena, late] = people as [(typeof people)[number], (typeof people)[number]];
+    const end = addDays(today(), 45);
+    const done = await importFile(
+      owner.jar,
+      'assignments',
+      [ena, late].map((u) => `${u.email},${names.monthly},${invite},,${end}`).join('\n'),
+    );
+    expect(done.result).toMatchObject({ invited: 2 });
+    const inviteOf = async (userId: string) =>
+      (
+        await t.db.select().from(productInvites).where(eq(productInvites.customerUserId, userId))
+      )[0]!;
+    expect(await inviteOf(ena.id)).toMatchObject({ endDate: end, status: 'pending' });
+
+    const pay = async (user: typeof ena) => {
+      const { jar } = await logInAs(t.app, user.email!, {
+        profileType: 'use-customer',
+        profileOrgId: owner.org.id,
+      });
+      return t.app.inject({
+        method: 'POST',
+        url: '/api/package-invite',
+        headers: jar.headers(),
+        payload: {
+          action: 'accept-package-invite',
+          inviteId: (await inviteOf(user.id)).id,
+          card: { number: '4242424242424242', expMonth: 12, expYear: 2040, cvc: '123' },
+        },
+      });
+    };
+    const { jar: enaJar } = await logInAs(t.app, ena.email!, {
+      profileType: 'use-customer',
+      profileOrgId: owner.org.id,
+    });
+    const offered = await t.app.inject({
+      method: 'POST',
+      url: '/api/package-invite',
+      headers: enaJar.headers(),
+      payload: { action: 'get-package-invite', inviteId: (await inviteOf(ena.id)).id },
+    });
+    expect(offered.json()).toMatchObject({ endDate: end, status: 'pending' });
+    const paid = await pay(ena);
+    expect(paid.json<{ valid: boolean }>().valid, paid.body).toBe(true);
+    const [sub] = await subscriptionsOf(ena.email!);
+    expect(sub).toMatchObject({ status: 'active', endsOn: end, externalPayments: false });
+    const second = sub!.nextBillingDate!;
+    const third = addPeriods(second, 'month', 1);
+    const deps = { db: t.db, processor: t.app.paymentProcessor, jobs: t.app.jobs };
+    const target = { orgId: owner.org.id, subscriptionId: sub!.id };
+    // The second period begins before the end: charged. The third would not: stopped before it.
+    expect(await windDownAgreedEnds(deps)).toBe(0);
+    expect(await renewSubscription(deps, target, noonOf(second))).toBe('paid');
+    expect(await windDownAgreedEnds(deps)).toBe(1);
+    expect((await subscriptionsOf(ena.email!))[0]!.status).toBe('cancel-at-period-end');
+    const before = await charges();
+    expect(await renewSubscription(deps, target, noonOf(third))).toBe('ended');
+    expect(await charges()).toBe(before);
+
+    // The end has come before the invitation was paid: nothing to start.
+    await t.db
+      .update(productInvites)
+      .set({ endDate: today() })
+      .where(eq(productInvites.customerUserId, late.id));
+    const refused = await pay(late);
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain(packageInviteMessages.endPassed);
+    expect(await subscriptionsOf(late.email!)).toEqual([]);
+  });
+
   it('an invitation at a discount is paid at the agreed price, once, and renews at it; the price cannot be raised or given by a request', async () => {
     const user = await insertTestUser(t.db, { firstName: 'Dee', lastName: 'Count' });
     await addMembership(t.db, user.id, owner.org.id, 'customer');
@@ -605,7 +687,7 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
     expect(await subscriptionsOf(fine!)).toEqual([]);
   });
 
-  it('the rules the preview runs hold on the server: an invitation has no end date yet, another organisation’s product and customer are unknown, staff without the till may not', async () => {
+  it('the rules the preview runs hold on the server: an invitation must leave something to pay, another organisation’s product and customer are unknown, staff without the till may not', async () => {
     const [ann] = await customers(1, 'rule');
     const other = await newOrgWithOwner(t.app, t.db);
     const theirs = await t.app.inject({
@@ -625,13 +707,13 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
       owner.jar,
       'assignments',
       [
-        `${ann},${names.monthly},create-customer-subscription-invite,${addDays(today(), 5)},${addDays(today(), 90)}`,
+        `${ann},${names.monthly},create-customer-subscription-invite,,,percentage,100`,
         `${ann},${theirName},${external},`,
         `${stranger},${names.monthly},${external},`,
       ].join('\n'),
     );
     expect(refused.rowErrors.map((e) => e.message)).toEqual([
-      importMessages.inviteEndNotYet,
+      importMessages.inviteFree,
       `Product ${theirName} not found`,
       `Email ${stranger} is not in the valid emails list`,
     ]);

@@ -72,6 +72,11 @@ export type TotalRequest = {
    * Set only by the server from an invitation's row — never from a request's body.
    */
   agreedPrice?: boolean;
+  /**
+   * The agreed last day of the subscription this sale starts (an invitation imported with an
+   * end date, decision 0073): nothing is billed on or after it. Set only by the server.
+   */
+  endsOn?: DayKey | null;
 };
 
 type InvoiceRow = typeof invoices.$inferSelect;
@@ -194,6 +199,7 @@ export async function totalCharge(db: Db | Tx, request: TotalRequest, now = new 
     priceMinor,
     priceAgreed: request.agreedPrice === true,
     startDate: request.startDate,
+    endsOn: request.endsOn ?? null,
     prorationMode: request.prorationMode,
     // What the sale will give: the toggle counts only where a punch card can be issued (§5).
     issuePunchCard: punchCardToggle(product).issues(request.issuePunchCard),
@@ -394,6 +400,7 @@ export async function runCharge(
         status: delayed ? 'scheduled' : 'active',
         startedOn: invoice.startDate ?? today,
         nextBillingDate: invoice.totals.nextBillingDate,
+        endsOn: invoice.endsOn,
         firstInvoiceId: invoice.id,
         // Its renewals are charged to the card it was bought with (decision 0064).
         paymentMethodId: method?.id ?? null,

@@ -413,6 +413,7 @@ export async function customerInvite(
     product: productView(product),
     couponName: coupon ? couponView(coupon).name : null,
     startDate: invite.startDate,
+    endDate: invite.endDate,
     totals: totals ?? {
       total: 0,
       subtotal: 0,
@@ -494,6 +495,9 @@ export async function acceptPackageInvite(
       return invite.invoiceId;
     }
     const today = await orgToday(tx, invite.orgId, now);
+    // An agreed end (imported, decision 0073) that has come: nothing is left to start.
+    if (invite.endDate && invite.endDate <= today)
+      throw new RuleBroken(packageInviteMessages.endPassed);
     const { invoiceId: created } = await totalCharge(
       tx,
       {
@@ -506,6 +510,7 @@ export async function acceptPackageInvite(
         priceMinor: invite.priceMinor,
         agreedPrice: invite.priceMinor !== null,
         startDate: invite.startDate && invite.startDate > today ? invite.startDate : null,
+        endsOn: invite.endDate,
         prorationMode: 'charge-prorated',
         // An invitation to a punch card gives its credits once paid (decision 0062).
         issuePunchCard: true,

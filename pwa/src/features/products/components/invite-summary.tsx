@@ -44,6 +44,15 @@ export function InviteSummary({ invite }: { invite: CustomerInvite }) {
             <dd>{format.date(totals.nextBillingDate)}</dd>
           </>
         )}
+        {invite.endDate && (
+          <>
+            <dt>Ends</dt>
+            <dd>
+              {format.date(invite.endDate)} (nothing is charged for a period that begins on or after
+              it)
+            </dd>
+          </>
+        )}
         <dt>Open until</dt>
         <dd>{format.dateOf(invite.expiresAt)}</dd>
       </dl>
