@@ -252,7 +252,7 @@ describe.each(testDatabaseKinds)('product assignments import under attack on %s'
         expect(await mailsTo(bo.email!)).toEqual([]);
       }
       expect(await chargesOf(a.org.id)).toBe(0);
-    });
+    }, 120_000);
 
     it('a discount amount written in hex, octal or binary (0x10, 0o7, 0b11) is refused, not read as 16, 7 or 3', async () => {
       const a = await newOrg();

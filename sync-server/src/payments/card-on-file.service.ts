@@ -8,7 +8,11 @@ import { notifyChange } from '../sync/change-feed.ts';
 import { orgLabel } from './package-invites.repository.ts';
 import * as repo from './payments.repository.ts';
 import type { Buyer } from './shop.service.ts';
-import { renewingSubscriptionsOf, setSubscriptionsCard } from './subscriptions.repository.ts';
+import {
+  findSubscription,
+  renewingSubscriptionsOf,
+  setSubscriptionsCard,
+} from './subscriptions.repository.ts';
 
 /**
  * POST /api/shop/payment-method (issue 15 "the card on file (replace it)", decision 0064): the
@@ -89,5 +93,19 @@ export async function replaceCardOnFile(
       );
     }
   });
+  // A card subscription from a file whose processor's subscription was being made as this read
+  // them: the start job may have written its id (with the old card) after this looked. It checks
+  // the card itself when it writes the id after this; here, when it wrote it before.
+  const unstarted = renewing.filter((s) => !s.processorSubscriptionId).map((s) => s.id);
+  for (const id of unstarted) {
+    const after = await findSubscription(db, buyer.orgId, id);
+    if (after?.processorSubscriptionId && after.paymentMethodId === method.id)
+      await processor.useCardForSubscription({
+        orgId: buyer.orgId,
+        userId: buyer.userId,
+        processorSubscriptionId: after.processorSubscriptionId,
+        processorPaymentMethodId: method.processorPaymentMethodId,
+      });
+  }
   return { valid: true, card, subscriptions: renewing.length, message };
 }

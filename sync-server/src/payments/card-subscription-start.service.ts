@@ -65,7 +65,30 @@ async function startOne(
   if (processor.kind === 'none') return 'not-startable';
   const subscription = await findSubscription(db, orgId, subscriptionId);
   if (!subscription) return 'not-startable';
-  if (subscription.processorSubscriptionId) return 'done-before';
+  if (subscription.processorSubscriptionId) {
+    // Made before (this is a retry, or the sweep): what was to be told to the processor after it
+    // — a cancellation, a card replaced — may not have reached it (the ask failed), so it is
+    // asked again; asking twice is harmless.
+    const processorSubscriptionId = subscription.processorSubscriptionId;
+    if (stopped(subscription.status))
+      await processor.cancelSubscriptionAtPeriodEnd({ orgId, processorSubscriptionId });
+    else if (subscription.paymentMethodId) {
+      const onFile = await repo.findPaymentMethod(
+        db,
+        orgId,
+        subscription.customerUserId,
+        subscription.paymentMethodId,
+      );
+      if (onFile)
+        await processor.useCardForSubscription({
+          orgId,
+          userId: subscription.customerUserId,
+          processorSubscriptionId,
+          processorPaymentMethodId: onFile.processorPaymentMethodId,
+        });
+    }
+    return 'done-before';
+  }
   // Ended before its start (its customer or staff), or not a card subscription of a file.
   if (
     subscription.status === 'cancelled' ||
@@ -99,17 +122,31 @@ async function startOne(
     firstBillingDate: subscription.nextBillingDate,
     timeZone: orgTimeZone(await repo.orgTimeZoneSetting(db, orgId)),
     processorPaymentMethodId: card.processorPaymentMethodId,
+    subscriptionId: subscription.id,
     idempotencyKey: `subscription:${subscription.id}`,
   });
-  // Written under the row's lock, with its status as it is then: a cancellation that came while
-  // the processor was asked found no processor's subscription to stop, so it is stopped here.
-  // (One that comes after this finds the id and stops it itself: shop.service.ts.)
+  // Written under the row's lock, with the row as it is then: a cancellation or a card replaced
+  // while the processor was asked found no processor's subscription to tell, so it is told here.
+  // (One that comes after this finds the id and tells it itself: shop.service.ts,
+  // card-on-file.service.ts.)
   const now = await db.transaction(async (tx) => {
     const locked = await lockSubscription(tx, orgId, subscription.id);
     await setProcessorSubscriptionId(tx, subscription.id, started.processorSubscriptionId);
     return locked;
   });
-  if (now?.status === 'cancel-at-period-end' || now?.status === 'cancelled')
+  // The card it charges: the one asked with, or — one found that an earlier ask made — its own.
+  const charging = started.processorPaymentMethodId ?? card.processorPaymentMethodId;
+  const onFile = now?.paymentMethodId
+    ? await repo.findPaymentMethod(db, orgId, subscription.customerUserId, now.paymentMethodId)
+    : null;
+  if (onFile && onFile.processorPaymentMethodId !== charging)
+    await processor.useCardForSubscription({
+      orgId,
+      userId: subscription.customerUserId,
+      processorSubscriptionId: started.processorSubscriptionId,
+      processorPaymentMethodId: onFile.processorPaymentMethodId,
+    });
+  if (now && stopped(now.status))
     await processor.cancelSubscriptionAtPeriodEnd({
       orgId,
       processorSubscriptionId: started.processorSubscriptionId,
@@ -117,9 +154,13 @@ async function startOne(
   return 'started';
 }
 
+const stopped = (status: string) => status === 'cancel-at-period-end' || status === 'cancelled';
+
 /**
  * The hourly sweep: card subscriptions from files whose start was not done (its job failed for
- * good, or was lost), queued again — one job per organisation and batch.
+ * good, or was lost), and those cancelled before their first charge (the processor is asked
+ * again to stop them until that day: a failed ask must not let it charge), queued again — one
+ * job per organisation and batch.
  */
 export async function queuePendingCardStarts(
   db: Db,

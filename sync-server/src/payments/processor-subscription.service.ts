@@ -56,6 +56,7 @@ export async function startProcessorSubscription(
       firstBillingDate,
       timeZone: orgTimeZone(await repo.orgTimeZoneSetting(db, invoice.orgId)),
       processorPaymentMethodId: method.processorPaymentMethodId,
+      subscriptionId: subscription.id,
       idempotencyKey: `subscription:${subscription.id}`,
     });
     await setProcessorSubscriptionId(db, subscription.id, started.processorSubscriptionId);

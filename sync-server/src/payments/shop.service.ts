@@ -258,6 +258,13 @@ export async function cancelAtPeriodEnd(
     endsOn ? format.date(endsOn) : format.date(await orgToday(db, buyer.orgId, now)),
   );
   if (subscription.status === 'cancel-at-period-end') {
+    // Asked again: the processor is asked again too (harmless if it had it) — a first ask that
+    // failed after our row was written (or raced a card start) must not be the last word.
+    if (subscription.processorSubscriptionId)
+      await deps.processor.cancelSubscriptionAtPeriodEnd({
+        orgId: buyer.orgId,
+        processorSubscriptionId: subscription.processorSubscriptionId,
+      });
     return { status: subscription.status, endsOn, message };
   }
   if (subscription.status === 'cancelled') throw new RuleBroken(shopMessages.notCancellable);

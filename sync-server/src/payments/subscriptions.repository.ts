@@ -140,8 +140,8 @@ export async function endSubscriptions(
 
 /**
  * Card subscriptions started from a file (no first invoice of ours, not paid outside) whose
- * processor's subscription was not made by `before`, on a card of this processor and a product
- * it knows — oldest first.
+ * processor's subscription was not made by `before`, or which were cancelled before their first
+ * charge (still to come), on a card of this processor and a product it knows — oldest first.
  */
 export async function cardStartsPending(
   db: Reader,
@@ -153,10 +153,16 @@ export async function cardStartsPending(
       from subscriptions s
       join payment_methods m on m.id = s.payment_method_id and m.processor = ${input.processor}
       join products p on p.id = s.product_id and p.processor_product_id is not null
-      where s.processor_subscription_id is null and s.first_invoice_id is null
+      where s.first_invoice_id is null
         and not s.external_payments and s.status <> 'cancelled' and not s.deleted
         and s.next_billing_date is not null
         and s.created_at < ${input.before.toISOString()}::timestamptz
+        and (s.processor_subscription_id is null
+          -- Cancelled before its first charge: until that day, the processor is asked again.
+          or (s.status = 'cancel-at-period-end'
+            and s.next_billing_date >= ${input.before.toISOString()}::date
+            and not exists (select 1 from invoices i
+              where i.subscription_id = s.id and i.status = 'paid')))
       order by s.created_at, s.id
       limit ${input.limit}`),
   );

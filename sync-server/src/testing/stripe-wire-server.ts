@@ -405,6 +405,16 @@ export async function startStripeWireServer() {
     if (method === 'POST' && path === '/v1/subscriptions') return createSubscription(params);
     if (method === 'POST' && path === '/v1/coupons') return createCoupon(params);
     if (method === 'POST' && path === '/v1/refunds') return createRefund(params);
+    if (method === 'GET' && path === '/v1/subscriptions') {
+      // A customer's subscriptions, every status (one page: tests keep few).
+      const data = [...objects.values()].filter(
+        (o) => o.object === 'subscription' && o.customer === params.customer,
+      );
+      return {
+        status: 200,
+        body: { object: 'list', url: '/v1/subscriptions', has_more: false, data },
+      };
+    }
     const one = /^\/v1\/(payment_intents|subscriptions|coupons)\/([^/]+)$/.exec(path);
     const found = one ? objects.get(decodeURIComponent(one[2]!)) : undefined;
     if (one && !found)

@@ -101,6 +101,11 @@ export type SubscriptionRequest = {
   firstBillingDate: DayKey;
   timeZone: string;
   processorPaymentMethodId: string;
+  /**
+   * Our subscription's id: the processor's subscription names it, so a request asked again with
+   * other details (a card replaced after an answer was lost) still finds the one first made.
+   */
+  subscriptionId: string;
   idempotencyKey: string;
 };
 
@@ -126,7 +131,11 @@ export interface PaymentProcessor {
   /** Gives back money a charge took; once per idempotency key. */
   refund(request: RefundRequest): Promise<RefundOutcome>;
   /** Starts the processor's subscription for the renewals; once per idempotency key. */
-  startSubscription(request: SubscriptionRequest): Promise<{ processorSubscriptionId: string }>;
+  startSubscription(request: SubscriptionRequest): Promise<{
+    processorSubscriptionId: string;
+    /** The card it charges, when the processor says (one found, not made, may have another). */
+    processorPaymentMethodId?: string;
+  }>;
   /**
    * The processor's subscription renews with this card from now on — a failed renewal's next
    * retry included (decision 0064). Asking twice is harmless.

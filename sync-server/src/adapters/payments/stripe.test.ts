@@ -353,6 +353,7 @@ describe.each(testDatabaseKinds)('the Stripe adapter on %s', (kind) => {
       firstBillingDate: '2099-12-24',
       timeZone: 'America/New_York',
       processorPaymentMethodId: method,
+      subscriptionId: crypto.randomUUID(),
       idempotencyKey: `subscription:${crypto.randomUUID()}`,
     };
     const { processorSubscriptionId } = await stripe.startSubscription(request);
@@ -416,6 +417,7 @@ describe.each(testDatabaseKinds)('the Stripe adapter on %s', (kind) => {
       firstBillingDate: '2099-12-24',
       timeZone: 'UTC',
       processorPaymentMethodId: first,
+      subscriptionId: crypto.randomUUID(),
       idempotencyKey: `subscription:${crypto.randomUUID()}`,
     });
     const replacement = await savedCard(who, 'pm_card_mastercard');
@@ -473,6 +475,7 @@ describe.each(testDatabaseKinds)('the Stripe adapter on %s', (kind) => {
         firstBillingDate: '2098-12-24',
         timeZone: 'America/New_York',
         processorPaymentMethodId: await savedCard(who, 'pm_card_visa'),
+        subscriptionId: crypto.randomUUID(),
         idempotencyKey: `subscription:${crypto.randomUUID()}`,
       });
       const [discountId] = wire.object(processorSubscriptionId)!.discounts as string[];

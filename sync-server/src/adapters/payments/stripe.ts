@@ -241,7 +241,7 @@ export function stripeProcessor(db: Db, stripe: Stripe): PaymentProcessor {
       const discounts = request.discount
         ? [{ coupon: await stripeCouponFor(stripe, { ...request, discount: request.discount }) }]
         : null;
-      const subscription = await stripe.subscriptions.create(
+      const create = stripe.subscriptions.create(
         {
           customer,
           default_payment_method: request.processorPaymentMethodId,
@@ -261,11 +261,30 @@ export function stripeProcessor(db: Db, stripe: Stripe): PaymentProcessor {
           proration_behavior: 'none',
           off_session: true,
           ...(discounts ? { discounts } : {}),
-          metadata: { orgId: request.orgId },
+          metadata: { orgId: request.orgId, subscriptionId: request.subscriptionId },
         },
         { idempotencyKey: request.idempotencyKey },
       );
-      return { processorSubscriptionId: subscription.id };
+      const charging = (made: Stripe.Subscription) => {
+        const method = made.default_payment_method;
+        return {
+          processorSubscriptionId: made.id,
+          ...(method
+            ? { processorPaymentMethodId: typeof method === 'string' ? method : method.id }
+            : {}),
+        };
+      };
+      try {
+        return charging(await create);
+      } catch (error) {
+        // Asked before with other details (its answer lost, then the card replaced or the
+        // organisation's time zone changed): Stripe made one then — the one to keep, found by the
+        // id it carries; the caller then brings its card up to date.
+        if (!(error instanceof Stripe.errors.StripeIdempotencyError)) throw error;
+        for await (const made of stripe.subscriptions.list({ customer, status: 'all', limit: 100 }))
+          if (made.metadata?.subscriptionId === request.subscriptionId) return charging(made);
+        throw error;
+      }
     },
 
     // Stripe charges a subscription's invoices — the retries of one past due included — to its
