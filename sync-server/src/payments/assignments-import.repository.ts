@@ -180,7 +180,15 @@ export async function insertPendingInvites(
     /** The agreed price (a discount); null = the product's. */
     priceMinor: number | null;
   }>,
-): Promise<Array<{ id: string; userId: string; productId: string; priceMinor: number | null }>> {
+): Promise<
+  Array<{
+    id: string;
+    userId: string;
+    productId: string;
+    priceMinor: number | null;
+    endDate: DayKey | null;
+  }>
+> {
   if (rows.length === 0) return [];
   const json = JSON.stringify(
     rows.map((row) => ({
@@ -193,7 +201,13 @@ export async function insertPendingInvites(
   );
   const { orgId, staffUserId } = context;
   const [now, expiresAt] = [context.now.toISOString(), context.expiresAt.toISOString()];
-  return rowsOf<{ id: string; user_id: string; product_id: string; price_minor: number | null }>(
+  return rowsOf<{
+    id: string;
+    user_id: string;
+    product_id: string;
+    price_minor: number | null;
+    end_date: DayKey | null;
+  }>(
     await tx.execute(sql`
       insert into product_invites
         (org_id, customer_user_id, product_id, start_date, end_date, price_minor, action, status,
@@ -213,12 +227,14 @@ export async function insertPendingInvites(
           where s.org_id = ${orgId} and s.customer_user_id = i.user_id
             and s.product_id = i.product_id and not s.deleted and s.status <> 'cancelled')
       order by i.user_id, p.id
-      returning id, customer_user_id as user_id, product_id, price_minor`),
+      returning id, customer_user_id as user_id, product_id, price_minor,
+        end_date::text as end_date`),
   ).map((row) => ({
     id: row.id,
     userId: row.user_id,
     productId: row.product_id,
     priceMinor: row.price_minor,
+    endDate: row.end_date,
   }));
 }
 

@@ -185,6 +185,7 @@ export async function importAssignmentBatch(
           price: formatMoney(invite.priceMinor ?? product.priceMinor, DEFAULT_CURRENCY),
           link: `${context.payments.publicUrl}/dashboard-customer/${orgId}/invites/${invite.id}`,
           expiresOn: expiresAt.toISOString().slice(0, 10),
+          endsOn: invite.endDate,
         }),
         { tx },
       );

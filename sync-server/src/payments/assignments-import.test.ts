@@ -323,6 +323,11 @@ describe.each(testDatabaseKinds)('product assignments import on %s', (kind) => {
         await t.db.select().from(productInvites).where(eq(productInvites.customerUserId, userId))
       )[0]!;
     expect(await inviteOf(ena.id)).toMatchObject({ endDate: end, status: 'pending' });
+    const [mail] = await t.db
+      .select()
+      .from(emailOutbox)
+      .where(eq(emailOutbox.toAddress, ena.email!));
+    expect(mail!.textBody).toContain(`It ends on ${end}`);
 
     const pay = async (user: typeof ena) => {
       const { jar } = await logInAs(t.app, user.email!, {

@@ -110,6 +110,8 @@ export function inviteEmail(input: {
   price: string;
   link: string;
   expiresOn: string;
+  /** The agreed last day of the subscription (an imported end date), as the reader reads it. */
+  endsOn?: string | null;
 }) {
   return {
     orgId: input.orgId,
@@ -117,6 +119,11 @@ export function inviteEmail(input: {
     subject: `${input.orgLabel} invites you to ${input.productName}`,
     text: [
       `${input.orgLabel} invites you to ${input.productName} (${input.price}).`,
+      ...(input.endsOn
+        ? [
+            `It ends on ${input.endsOn}: nothing is charged for a period that begins on or after it.`,
+          ]
+        : []),
       '',
       `See what it costs and start it here: ${input.link}`,
       '',
