@@ -4,6 +4,7 @@ import fc from 'fast-check';
 import {
   agreedPriceMinor,
   checkImport,
+  importProductsOf,
   importMessages,
   type ImportContext,
   type ImportKind,
@@ -232,6 +233,26 @@ describe('the five imports', () => {
       // its two columns and is told what is missing.
       [2, importMessages.tagRequired],
       [3, 'This row has 1 column; at least 2 columns are needed.'],
+    ]);
+  });
+
+  it('two products of one name: a row naming them is refused, not given to either', () => {
+    const products = importProductsOf([
+      { id: 'p-a', name: 'Gold', type: 'recurring', punchCardGroups: 0, priceMinor: 4999 },
+      { id: 'p-b', name: ' gold ', type: 'one-time', punchCardGroups: 1, priceMinor: 9999 },
+      { id: 'p-c', name: 'Silver', type: 'recurring', punchCardGroups: 0, priceMinor: 2999 },
+    ]);
+    const twice = { ...context, products };
+    const refused = (kind: ImportKind, text: string) =>
+      checkImport(kind, records(text), twice).errors.map((e) => e.message);
+    expect(
+      refused(
+        'assignments',
+        'ann@example.com,GOLD,start-customer-subscription-for-external-payment,\nbo@example.com,Silver,start-customer-subscription-for-external-payment,',
+      ),
+    ).toEqual(['Product GOLD names 2 products: give each its own name, then import again']);
+    expect(refused('credits', 'ann@example.com,Gold,5')).toEqual([
+      'Product Gold names 2 products: give each its own name, then import again',
     ]);
   });
 

@@ -100,6 +100,7 @@ export const importMessages = {
   // Said by the server's check (cards are not on staff devices).
   noCardOnFile: 'Customer {x} has no card on file',
   noPunchCard: 'Product {x} has no punch card',
+  productNameTwice: 'Product {x} names {n} products: give each its own name, then import again',
   creditsPositive: 'Credits must be a positive whole number',
   tagRequired: 'Tag name is required',
   listRequired: 'Contact list name is required',
@@ -130,12 +131,16 @@ export type ImportProduct = {
   recurring: boolean;
   punchCardGroups: number;
   priceMinor: number;
+  /** How many of the catalogue's products have this name, when more than one. */
+  sameName?: number;
 };
 
 /**
  * The rules' products by name (lower-case, trimmed) from the catalogue as staff devices have it:
- * the browser's preview and the server's check read it the same way. Two products with one name:
- * the first given — both callers give them in id order, so both pick the same one.
+ * the browser's preview and the server's check read it the same way. Two products with one name
+ * are marked (`sameName`): a row naming them is refused rather than given to either — a card
+ * charged for the other product's price, or credits on the wrong punch card, would be a silent
+ * mistake.
  */
 export function importProductsOf(
   catalogue: Iterable<{
@@ -149,7 +154,9 @@ export function importProductsOf(
   const byName = new Map<string, ImportProduct>();
   for (const product of catalogue) {
     const key = product.name.trim().toLowerCase();
-    if (!byName.has(key))
+    const seen = byName.get(key);
+    if (seen) seen.sameName = (seen.sameName ?? 1) + 1;
+    else
       byName.set(key, {
         id: product.id,
         recurring: product.type === 'recurring',
@@ -327,8 +334,12 @@ function knownEmail(email: string, context: ImportContext): Checked<string> {
     : { message: say(importMessages.emailNotValid, { x: email }) };
 }
 
-function productNamed(name: string, context: ImportContext) {
-  return context.products.get(name.trim().toLowerCase()) ?? null;
+function productNamed(name: string, context: ImportContext): Checked<ImportProduct> {
+  const product = context.products.get(name.trim().toLowerCase());
+  if (!product) return { message: say(importMessages.productNotFound, { x: name }) };
+  if (product.sameName)
+    return { message: say(importMessages.productNameTwice, { x: name, n: product.sameName }) };
+  return { value: product };
 }
 
 function dateCell(text: string): Checked<DayKey | null> {
@@ -343,8 +354,9 @@ function dateCell(text: string): Checked<DayKey | null> {
 function assignmentRow(cell: Cell, context: ImportContext): Checked<AssignmentRow> {
   const email = knownEmail(cell(0), context);
   if ('message' in email) return email;
-  const product = productNamed(cell(1), context);
-  if (!product) return { message: say(importMessages.productNotFound, { x: cell(1) }) };
+  const named = productNamed(cell(1), context);
+  if ('message' in named) return named;
+  const product = named.value;
   const action = assignmentActions.find((a) => a === cell(2));
   if (!action)
     return {
@@ -433,8 +445,9 @@ export function agreedPriceMinor(
 function creditRow(cell: Cell, context: ImportContext): Checked<CreditRow> {
   const email = knownEmail(cell(0), context);
   if ('message' in email) return email;
-  const product = productNamed(cell(1), context);
-  if (!product) return { message: say(importMessages.productNotFound, { x: cell(1) }) };
+  const named = productNamed(cell(1), context);
+  if ('message' in named) return named;
+  const product = named.value;
   // Punch cards come with one-time products (a sale gives none on a subscription either).
   if (product.punchCardGroups === 0 || product.recurring)
     return { message: say(importMessages.noPunchCard, { x: cell(1) }) };
