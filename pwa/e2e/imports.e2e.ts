@@ -263,6 +263,8 @@ describe('CSV import', () => {
     await logIn(desk, server.url, demoLogins.owner.email);
     await desk.goto(`${server.url}/dashboard/crm/import`);
     await desk.getByLabel('What are you importing?').selectOption({ label: 'Product assignments' });
+    // The customer list is read from the phone's replica: both customers on it first.
+    await desk.getByRole('status').filter({ hasText: 'Synced' }).waitFor({ timeout: 90_000 });
     const row = (email: string) => `${email},${coaching.name},start-stripe-subscription,${start}`;
     await desk
       .getByLabel('Rows (CSV)')
@@ -273,6 +275,7 @@ describe('CSV import', () => {
     await desk
       .getByText(`Customer ${email('cardless')} has no card on file`)
       .waitFor({ timeout: 30_000 });
+    await desk.screenshot({ path: '/tmp/import-card-start-refused.png', fullPage: true });
     expect(await axeViolations(desk)).toEqual([]);
     await desk.getByRole('button', { name: 'Import another file' }).click();
     await desk.getByLabel('What are you importing?').selectOption({ label: 'Product assignments' });
@@ -284,6 +287,7 @@ describe('CSV import', () => {
         /1 card subscription to charge the card on file from its start date.*Nothing was charged/,
       )
       .waitFor({ timeout: 30_000 });
+    await desk.screenshot({ path: '/tmp/import-card-start-done.png', fullPage: true });
     await owner.close();
 
     const parent = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
