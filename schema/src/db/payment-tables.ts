@@ -261,6 +261,11 @@ export const subscriptions = pgTable(
      * not deliver events in order, and an older one must not undo a newer one.
      */
     processorEventAt: timestamp('processor_event_at', { withTimezone: true }),
+    /**
+     * When the processor said yes to stopping it at its period's end for an agreed end (decision
+     * 0073); null while it has not — the hourly sweep asks until it has.
+     */
+    processorStopAskedAt: timestamp('processor_stop_asked_at', { withTimezone: true }),
     /** When a declined renewal is tried again (past-due, the sandbox; decision 0060). */
     renewalRetryAt: timestamp('renewal_retry_at', { withTimezone: true }),
     createdAt: createdAt(),

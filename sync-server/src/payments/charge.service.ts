@@ -4,6 +4,7 @@ import {
   punchCardToggle,
   type ProrationMode,
 } from '@platform/schema/payments/charge-flow.rules';
+import { packageInviteMessages } from '@platform/schema/payments/package-invite.zod';
 import { orgFormat } from '@platform/schema/organizations/org-format';
 import {
   couponApplies,
@@ -285,6 +286,11 @@ export async function runCharge(
     }
     if (!invoice.paymentMethodId && invoice.totalMinor > 0) {
       throw new RuleBroken(chargeMessages.paymentMethodUnknown);
+    }
+    // An agreed end that has come (an invitation's, decision 0073): nothing is left to start —
+    // whoever asks, however late (a refused card tried again after the end).
+    if (!unanswered && invoice.endsOn !== null && invoice.endsOn <= fresh.today) {
+      throw new RuleBroken(packageInviteMessages.endPassed);
     }
     // A coupon that discounts this product takes one of its redemptions now (given back if the
     // charge fails); the database refuses more than the coupon allows (coupons_redemptions).

@@ -496,15 +496,16 @@ export async function acceptPackageInvite(
     if (status === 'accepted' && invite.invoiceId) return invite.invoiceId;
     if (status === 'expired') throw new RuleBroken(packageInviteMessages.expired);
     if (status !== 'pending') throw new RuleBroken(packageInviteMessages.notPending);
+    const today = await orgToday(tx, invite.orgId, now);
+    // An agreed end (imported, decision 0073) that has come: nothing is left to start — also
+    // for an invitation paid again after a refused card (the charge checks its invoice too).
+    if (invite.endDate && invite.endDate <= today)
+      throw new RuleBroken(packageInviteMessages.endPassed);
     if (invite.invoiceId) {
       // Paid again after a refused card: the same invoice, with the card chosen now.
       await repo.setOpenInvoicePaymentMethod(tx, invite.orgId, invite.invoiceId, paymentMethodId);
       return invite.invoiceId;
     }
-    const today = await orgToday(tx, invite.orgId, now);
-    // An agreed end (imported, decision 0073) that has come: nothing is left to start.
-    if (invite.endDate && invite.endDate <= today)
-      throw new RuleBroken(packageInviteMessages.endPassed);
     const { invoiceId: created } = await totalCharge(
       tx,
       {

@@ -60,6 +60,14 @@ export async function startProcessorSubscription(
       idempotencyKey: `subscription:${subscription.id}`,
     });
     await setProcessorSubscriptionId(db, subscription.id, started.processorSubscriptionId);
+    // Set to stop meanwhile (a customer's cancel, or the sweep for an agreed end, found no
+    // processor's subscription to tell): told now. (The sweep asks again until it is told.)
+    const now = await findSubscription(db, invoice.orgId, subscription.id);
+    if (now?.status === 'cancel-at-period-end' || now?.status === 'cancelled')
+      await processor.cancelSubscriptionAtPeriodEnd({
+        orgId: invoice.orgId,
+        processorSubscriptionId: started.processorSubscriptionId,
+      });
   } catch {
     // Left for the next Run charge of this invoice (see above); the charge itself stands.
   }

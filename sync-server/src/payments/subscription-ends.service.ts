@@ -42,40 +42,53 @@ export async function endAgreedSubscriptions(db: Db, now = new Date(), limit = 1
 
 /**
  * The same sweep for subscriptions a processor bills (a card subscription imported with an end
- * date, decision 0073): once the next charge would fall on or after the agreed end, it is set
- * to end at its period's end — at the processor first (were that to fail, nothing here says it
- * stopped, and the next sweep asks again), then our row, and its owner's devices are told. The
- * period paid before the end runs out; nothing is charged on or after it (the sandbox's renewal
- * also refuses to: renewal.service.ts). One the processor has not started yet is stopped by its
- * start job, which sees the status (card-subscription-start.service.ts). Answers how many.
+ * date, or an invitation's, decision 0073): once the next charge would fall on or after the
+ * agreed end, it is set to end at its period's end — at the processor first, then our row, and
+ * its owner's devices are told. The period paid before the end runs out; nothing is charged on
+ * or after it (the sandbox's renewal also refuses to: renewal.service.ts).
+ *
+ * Until the processor has said yes (`processor_stop_asked_at`) the row is asked again every
+ * run: one the processor had not started when the row was set (its subscription made after),
+ * or whose ask failed (our row unchanged then, and asked next hour). Every candidate is visited
+ * each run, a page at a time: rows the processor keeps refusing do not hold back the others.
+ * Answers how many were set to end.
  */
 export async function windDownAgreedEnds(
   deps: { db: Db; processor: PaymentProcessor },
   now = new Date(),
-  limit = 1000,
+  pageSize = 1000,
 ): Promise<number> {
   let marked = 0;
-  for (const candidate of await windDownCandidates(deps.db, limit)) {
-    if (candidate.processorSubscriptionId) {
-      try {
-        await deps.processor.cancelSubscriptionAtPeriodEnd({
-          orgId: candidate.orgId,
-          processorSubscriptionId: candidate.processorSubscriptionId,
-        });
-      } catch {
-        continue;
+  let after: { day: string; id: string } | null = null;
+  for (;;) {
+    const page = await windDownCandidates(deps.db, { after, limit: pageSize });
+    for (const candidate of page) {
+      let asked = false;
+      if (candidate.processorSubscriptionId) {
+        try {
+          await deps.processor.cancelSubscriptionAtPeriodEnd({
+            orgId: candidate.orgId,
+            processorSubscriptionId: candidate.processorSubscriptionId,
+          });
+          asked = true;
+        } catch {
+          continue;
+        }
       }
+      const owner = await deps.db.transaction(async (tx) => {
+        const changed = await markCancelAtPeriodEnd(tx, candidate.id, { now, asked });
+        if (changed)
+          await notifyChange(tx, {
+            collection: 'purchases',
+            orgId: candidate.orgId,
+            ownerIds: [changed],
+          });
+        return changed;
+      });
+      if (owner) marked++;
     }
-    marked += await deps.db.transaction(async (tx) => {
-      const changed = await markCancelAtPeriodEnd(tx, candidate.id, now);
-      if (changed > 0)
-        await notifyChange(tx, {
-          collection: 'purchases',
-          orgId: candidate.orgId,
-          ownerIds: [candidate.customerUserId],
-        });
-      return changed;
-    });
+    if (page.length < pageSize) return marked;
+    const last = page[page.length - 1]!;
+    after = { day: last.nextBillingDate, id: last.id };
   }
-  return marked;
 }

@@ -169,34 +169,69 @@ export async function cardStartsPending(
 }
 
 /**
- * Subscriptions a processor bills with an agreed end (decision 0073) whose next charge would be
- * on or after it, still renewing: each is to stop at its period's end.
+ * Subscriptions a processor bills with an agreed end (decision 0073) to stop at their period's
+ * end: still renewing while their next charge would be on or after the end, or set to stop
+ * without the processor having said yes yet (set before its subscription was made, or its
+ * answer failed). A page after `after` (next billing date, id), in that order.
  */
-export async function windDownCandidates(db: Reader, limit: number) {
+export async function windDownCandidates(
+  db: Reader,
+  input: { after: { day: string; id: string } | null; limit: number },
+) {
+  const after = input.after;
   return rowsOf<{
     id: string;
     orgId: string;
-    customerUserId: string;
+    nextBillingDate: string;
     processorSubscriptionId: string | null;
   }>(
     await db.execute(sql`
-      select s.id, s.org_id as "orgId", s.customer_user_id as "customerUserId",
+      select s.id, s.org_id as "orgId", s.next_billing_date::text as "nextBillingDate",
         s.processor_subscription_id as "processorSubscriptionId"
       from subscriptions s
-      where not s.external_payments and not s.deleted
-        and s.status in ('scheduled', 'active', 'past-due')
-        and s.ends_on is not null and s.next_billing_date >= s.ends_on
+      where not s.external_payments and not s.deleted and s.ends_on is not null
+        and s.next_billing_date is not null
+        and ((s.status in ('scheduled', 'active', 'past-due') and s.next_billing_date >= s.ends_on)
+          or (s.status = 'cancel-at-period-end' and s.processor_subscription_id is not null
+            and s.processor_stop_asked_at is null))
+        ${after ? sql`and (s.next_billing_date, s.id) > (${after.day}::date, ${after.id}::uuid)` : sql``}
       order by s.next_billing_date, s.id
-      limit ${limit}`),
+      limit ${input.limit}`),
   );
 }
 
-/** Set to end at its period's end, if it still renews (a customer's or staff's change first). */
-export async function markCancelAtPeriodEnd(tx: Tx, subscriptionId: string, now: Date) {
-  return rowsOf<{ id: string }>(
-    await tx.execute(sql`
-      update subscriptions set status = 'cancel-at-period-end', updated_at = ${now.toISOString()}
-      where id = ${subscriptionId} and status in ('scheduled', 'active', 'past-due')
-      returning id`),
-  ).length;
+/**
+ * Set to end at its period's end, if it still renews (a customer's or staff's change first);
+ * `asked`: the processor said yes. The processor's events from before this no longer set its
+ * status (one delivered late would make it renew again). Answers the row's owner when its
+ * status changed (their devices are told), null otherwise.
+ */
+export async function markCancelAtPeriodEnd(
+  tx: Tx,
+  subscriptionId: string,
+  input: { now: Date; asked: boolean },
+): Promise<string | null> {
+  const row = await tx
+    .select({ status: subscriptions.status, owner: subscriptions.customerUserId })
+    .from(subscriptions)
+    .where(eq(subscriptions.id, subscriptionId))
+    .for('update');
+  const status = row[0]?.status;
+  if (!status) return null;
+  const renewing = (renewingStatuses as readonly string[]).includes(status);
+  if (!renewing && (status !== 'cancel-at-period-end' || !input.asked)) return null;
+  await tx
+    .update(subscriptions)
+    .set({
+      ...(renewing
+        ? {
+            status: 'cancel-at-period-end' as const,
+            processorEventAt: input.now,
+            updatedAt: input.now,
+          }
+        : {}),
+      ...(input.asked ? { processorStopAskedAt: input.now } : {}),
+    })
+    .where(eq(subscriptions.id, subscriptionId));
+  return renewing ? row[0]!.owner : null;
 }
