@@ -4,7 +4,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   invoices,
   organizations,
-  paymentMethods,
   productInvites,
   products,
   sandboxCharges,
@@ -37,7 +36,7 @@ import {
   sandboxCardNumbers,
 } from '../testing/renewal-fixtures.ts';
 import { stripeEvent, stripeSubscription } from '../testing/stripe-events.ts';
-import { startStripeBench } from '../testing/stripe-fixtures.ts';
+import { startStripeBench, stripeCustomerWithCard } from '../testing/stripe-fixtures.ts';
 import type { StripeWireServer } from '../testing/stripe-wire-server.ts';
 import { insertRosterItem, waitForVisibility } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
@@ -546,34 +545,8 @@ describe.each(testDatabaseKinds)('agreed ends with Stripe under attack on %s', (
   afterAll(() => close());
 
   it('an invitation’s Stripe subscription started after the sweep marked its row still stops at Stripe at the period’s end', async () => {
-    const org = await insertTestOrg(db);
-    const buyer = await insertTestUser(db);
-    await insertRosterItem(db, org.id, buyer);
-    const productId = randomUUID();
-    const processorProductId = await stripe.createProduct({
-      orgId: org.id,
-      productId,
-      name: 'Unlimited classes',
-    });
-    await db.insert(products).values({
-      id: productId,
-      orgId: org.id,
-      name: 'Unlimited classes',
-      type: 'recurring',
-      schedule: 'month',
-      priceMinor: 9_900,
-      processorProductId,
-    });
-    const saved = await stripe.saveCard({
-      orgId: org.id,
-      userId: buyer.id,
-      card: { kind: 'processor-payment-method', processorPaymentMethodId: 'pm_card_visa' },
-    });
-    if (!saved.ok) throw new Error(saved.message);
-    const [method] = await db
-      .insert(paymentMethods)
-      .values({ orgId: org.id, userId: buyer.id, processor: 'stripe', ...saved.card })
-      .returning();
+    const { org, customer: buyer, productId, methodId } = await stripeCustomerWithCard(db, stripe);
+    const method = { id: methodId };
     const day = dayKeyOf(Date.now(), orgTimeZone(undefined));
     // An invitation's payment, as acceptPackageInvite totals it: its end 10 days away.
     const { invoiceId } = await totalCharge(db, {

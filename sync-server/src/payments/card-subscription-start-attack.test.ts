@@ -24,7 +24,6 @@ import type { Db } from '../db/open-database.ts';
 import type { JobName } from '../jobs/job-definitions.ts';
 import {
   addMembership,
-  insertTestOrg,
   insertTestUser,
   linkChild,
   logInAs,
@@ -36,7 +35,7 @@ import type { CookieJar } from '../testing/cookie-jar.ts';
 import { importCalls } from '../testing/import-fixtures.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
 import { addSandboxCard, noonOf, sandboxCardNumbers } from '../testing/renewal-fixtures.ts';
-import { startStripeBench } from '../testing/stripe-fixtures.ts';
+import { startStripeBench, stripeCustomerWithCard } from '../testing/stripe-fixtures.ts';
 import type { StripeWireServer } from '../testing/stripe-wire-server.ts';
 import { insertRosterItem, pullAs, type Person } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
@@ -734,36 +733,23 @@ describe.each(testDatabaseKinds)(
     });
     afterAll(() => close());
 
-    async function customerWithCard() {
-      const org = await insertTestOrg(db);
-      const customer = await insertTestUser(db);
-      await insertRosterItem(db, org.id, customer);
-      const productId = randomUUID();
-      const processorProductId = await stripe.createProduct({
-        orgId: org.id,
-        productId,
-        name: 'Unlimited classes',
+    const customerWithCard = () => stripeCustomerWithCard(db, stripe);
+    /**
+     * The database as a service sees it, but the start job runs to its end just before the
+     * service's transaction opens: the race between what it read and what it writes.
+     */
+    const startingBeforeTransactions = (payload: { orgId: string; subscriptionIds: string[] }) =>
+      new Proxy(db, {
+        get(target, prop) {
+          if (prop === 'transaction')
+            return async (...args: Parameters<Db['transaction']>) => {
+              await startCardSubscriptions({ db, processor: stripe }, payload);
+              return target.transaction(...args);
+            };
+          const value = Reflect.get(target, prop, target) as unknown;
+          return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+        },
       });
-      await db.insert(products).values({
-        id: productId,
-        orgId: org.id,
-        name: 'Unlimited classes',
-        type: 'recurring',
-        schedule: 'month',
-        priceMinor: 9_900,
-        processorProductId,
-      });
-      const saved = await stripe.saveCard({
-        orgId: org.id,
-        userId: customer.id,
-        card: { kind: 'processor-payment-method', processorPaymentMethodId: 'pm_card_visa' },
-      });
-      if (!saved.ok) throw new Error(saved.message);
-      await db
-        .insert(paymentMethods)
-        .values({ orgId: org.id, userId: customer.id, processor: 'stripe', ...saved.card });
-      return { org, customer, productId, card: saved.card };
-    }
     type Bench = Awaited<ReturnType<typeof customerWithCard>>;
 
     async function importRow(o: Bench) {
@@ -881,17 +867,7 @@ describe.each(testDatabaseKinds)(
       // The start job finishes between the cancellation's read and its write (it sees the
       // subscription still scheduled); the cancellation then finds its id and asks Stripe, which
       // is out of reach.
-      const racing = new Proxy(db, {
-        get(target, prop) {
-          if (prop === 'transaction')
-            return async (...args: Parameters<Db['transaction']>) => {
-              await startCardSubscriptions({ db, processor: stripe }, payload);
-              return target.transaction(...args);
-            };
-          const value = Reflect.get(target, prop, target) as unknown;
-          return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-        },
-      });
+      const racing = startingBeforeTransactions(payload);
       await expect(
         cancelAtPeriodEnd(
           { db: racing, processor: failingCancel(), mailer },
@@ -954,17 +930,7 @@ describe.each(testDatabaseKinds)(
       const id = payload.subscriptionIds[0]!;
       // Replace card reads the renewing subscriptions (no Stripe id yet: nothing to tell Stripe);
       // the start job then makes Stripe's subscription on the old card; our row gets the new one.
-      const racing = new Proxy(db, {
-        get(target, prop) {
-          if (prop === 'transaction')
-            return async (...args: Parameters<Db['transaction']>) => {
-              await startCardSubscriptions({ db, processor: stripe }, payload);
-              return target.transaction(...args);
-            };
-          const value = Reflect.get(target, prop, target) as unknown;
-          return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
-        },
-      });
+      const racing = startingBeforeTransactions(payload);
       const replaced = await replaceCardOnFile({ db: racing, processor: stripe }, buyerOf(o), {
         kind: 'processor-payment-method',
         processorPaymentMethodId: 'pm_card_mastercard',

@@ -1,14 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { paymentMethods, products, subscriptions } from '@platform/schema/db';
+import { subscriptions } from '@platform/schema/db';
 import type { AssignmentRow } from '@platform/schema/imports/import-rules';
 import type { PaymentProcessor } from '../adapters/payments/port.ts';
 import type { Db } from '../db/open-database.ts';
 import type { JobName } from '../jobs/job-definitions.ts';
-import { insertTestOrg, insertTestUser } from '../testing/auth-fixtures.ts';
-import { startStripeBench } from '../testing/stripe-fixtures.ts';
+import { startStripeBench, stripeCustomerWithCard } from '../testing/stripe-fixtures.ts';
 import type { StripeWireServer } from '../testing/stripe-wire-server.ts';
-import { insertRosterItem } from '../testing/sync-fixtures.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import { importAssignmentBatch } from './assignments-import.service.ts';
 import {
@@ -39,37 +37,7 @@ describe.each(testDatabaseKinds)('card subscriptions from a file with Stripe on 
   });
   afterAll(() => close());
 
-  /** An organisation with a Stripe product, and a customer with a card saved at Stripe. */
-  async function customerWithCard() {
-    const org = await insertTestOrg(db);
-    const customer = await insertTestUser(db);
-    await insertRosterItem(db, org.id, customer);
-    const productId = crypto.randomUUID();
-    const processorProductId = await stripe.createProduct({
-      orgId: org.id,
-      productId,
-      name: 'Unlimited classes',
-    });
-    await db.insert(products).values({
-      id: productId,
-      orgId: org.id,
-      name: 'Unlimited classes',
-      type: 'recurring',
-      schedule: 'month',
-      priceMinor: 9_900,
-      processorProductId,
-    });
-    const saved = await stripe.saveCard({
-      orgId: org.id,
-      userId: customer.id,
-      card: { kind: 'processor-payment-method', processorPaymentMethodId: 'pm_card_visa' },
-    });
-    if (!saved.ok) throw new Error(saved.message);
-    await db
-      .insert(paymentMethods)
-      .values({ orgId: org.id, userId: customer.id, processor: 'stripe', ...saved.card });
-    return { org, customer, productId, processorProductId, card: saved.card };
-  }
+  const customerWithCard = () => stripeCustomerWithCard(db, stripe);
 
   /** The import's write of one row, as the csv-import job makes it; the jobs it queued. */
   async function importRow(
