@@ -70,7 +70,9 @@ async function startOne(
     // — a cancellation, a card replaced — may not have reached it (the ask failed), so it is
     // asked again; asking twice is harmless.
     const processorSubscriptionId = subscription.processorSubscriptionId;
-    if (stopped(subscription.status))
+    // (An ended one has nothing left to tell: the processor refuses to change an ended one.)
+    if (subscription.status === 'cancelled') return 'done-before';
+    if (subscription.status === 'cancel-at-period-end')
       await processor.cancelSubscriptionAtPeriodEnd({ orgId, processorSubscriptionId });
     else if (subscription.paymentMethodId) {
       const onFile = await repo.findPaymentMethod(
