@@ -33,6 +33,7 @@ import {
   signedInStaff,
   uniqueEmail,
 } from '../testing/auth-fixtures.ts';
+import { productThroughRoute } from '../testing/payment-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { holdLock, importLockOf } from '../testing/lock-fixtures.ts';
 import { insertRosterItem } from '../testing/sync-fixtures.ts';
@@ -73,25 +74,8 @@ describe.each(testDatabaseKinds)('product assignments import under attack on %s'
     calls.importFile(jar, 'assignments', text, 4096);
 
   /** A product made through the catalogue (the sandbox gives it its processor product). */
-  async function product(
-    org: Org,
-    body: Partial<{ name: string; type: string; schedule: string; priceMinor: number }> = {},
-  ) {
-    const made = await t.app.inject({
-      method: 'POST',
-      url: '/api/catalogue/products',
-      payload: {
-        name: `Unlimited ${randomUUID().slice(0, 8)}`,
-        type: 'recurring',
-        schedule: 'month',
-        priceMinor: 9_900,
-        ...body,
-      },
-      headers: org.jar.headers(),
-    });
-    expect(made.statusCode, made.body).toBe(201);
-    return made.json<{ id: string; name: string; priceMinor: number }>();
-  }
+  const product = (org: Org, body: Parameters<typeof productThroughRoute>[2] = {}) =>
+    productThroughRoute(t.app, org.jar, body);
 
   /** A customer of the organisation (membership and roster item). */
   async function customerOf(orgId: string, values: Partial<typeof users.$inferInsert> = {}) {

@@ -31,6 +31,7 @@ import {
   signedInStaff,
   switchTo,
 } from '../testing/auth-fixtures.ts';
+import { productThroughRoute } from '../testing/payment-fixtures.ts';
 import type { CookieJar } from '../testing/cookie-jar.ts';
 import { importCalls } from '../testing/import-fixtures.ts';
 import { drainJobs } from '../testing/job-fixtures.ts';
@@ -77,25 +78,8 @@ describe.each(testDatabaseKinds)('card subscription starts under attack on %s', 
     calls.importFile(jar, 'assignments', `${HEADER}\n${text}`, 4096);
   const deps = () => ({ db: t.db, processor: t.app.paymentProcessor, jobs: t.app.jobs });
 
-  async function product(
-    org: Org,
-    body: Partial<{ name: string; type: string; schedule: string; priceMinor: number }> = {},
-  ) {
-    const made = await t.app.inject({
-      method: 'POST',
-      url: '/api/catalogue/products',
-      payload: {
-        name: `Unlimited ${randomUUID().slice(0, 8)}`,
-        type: 'recurring',
-        schedule: 'month',
-        priceMinor: 9_900,
-        ...body,
-      },
-      headers: org.jar.headers(),
-    });
-    expect(made.statusCode, made.body).toBe(201);
-    return made.json<{ id: string; name: string; priceMinor: number }>();
-  }
+  const product = (org: Org, body: Parameters<typeof productThroughRoute>[2] = {}) =>
+    productThroughRoute(t.app, org.jar, body);
 
   async function customerOf(orgId: string, values: Partial<typeof users.$inferInsert> = {}) {
     const user = await insertTestUser(t.db, values);

@@ -1,6 +1,8 @@
+import type { FastifyInstance } from 'fastify';
 import { paymentMethods } from '@platform/schema/db';
 import { sandboxProcessor } from '../adapters/payments/sandbox.ts';
 import type { Db } from '../db/open-database.ts';
+import type { CookieJar } from './cookie-jar.ts';
 import { archiveProduct, createProduct } from '../payments/catalogue.service.ts';
 import { runCharge, totalCharge } from '../payments/charge.service.ts';
 
@@ -73,4 +75,29 @@ export async function sellWithTestCard(
   const result = await runCharge(db, sandboxProcessor(db), { orgId: staff.orgId, invoiceId });
   if (!result.valid) throw new Error(result.message);
   return { invoiceId, subscriptionId: result.subscriptionId };
+}
+
+/**
+ * A product made as staff make it, through POST /api/catalogue/products (a monthly 99.00 with a
+ * fresh name unless `body` says otherwise); answers the product as the route does.
+ */
+export async function productThroughRoute(
+  app: FastifyInstance,
+  jar: CookieJar,
+  body: Partial<{ name: string; type: string; schedule: string; priceMinor: number }> = {},
+) {
+  const made = await app.inject({
+    method: 'POST',
+    url: '/api/catalogue/products',
+    payload: {
+      name: `Unlimited ${crypto.randomUUID().slice(0, 8)}`,
+      type: 'recurring',
+      schedule: 'month',
+      priceMinor: 9_900,
+      ...body,
+    },
+    headers: jar.headers(),
+  });
+  if (made.statusCode !== 201) throw new Error(`product not made: ${made.body}`);
+  return made.json<{ id: string; name: string; priceMinor: number }>();
 }
