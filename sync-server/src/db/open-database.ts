@@ -88,7 +88,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       // Sent when each connection starts, so they override ALTER DATABASE … SET.
       connection: { ...sessionSettings },
     });
-    const db = drizzlePostgres(client, { schema: tables });
+    const db = drizzlePostgres(preparingSmallStatements(client), { schema: tables });
     await migratePostgres(db, { migrationsFolder });
     return {
       db: db as unknown as Db,
@@ -162,6 +162,57 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     close: () => client.close(),
   };
 }
+
+/** The largest statement run as a named prepared statement (see preparingSmallStatements). */
+const PREPARED_TEXT_MAX = 8_000;
+const PREPARED_PARAMETERS_MAX = 100;
+
+/**
+ * drizzle runs every statement it was not given a name for unprepared, and postgres.js then
+ * asks the server for a parameterised statement's types before it can send the values: two
+ * round trips per statement, and nothing after it in a transaction can be sent before the
+ * answer (a pipeline stops at such a statement). Small parameterised statements — what pushes,
+ * pulls and the booking check are made of — run here as named prepared statements instead: one
+ * round trip, pipelined, planned once per connection (postgres.js keys them by text and types,
+ * and prepares again when the server drops a plan). Large ones (bulk inserts, long id lists)
+ * stay unnamed, so no connection keeps thousands of one-off plans; connections are replaced
+ * every 30–60 minutes (postgres.js's max_lifetime), which bounds the rest.
+ */
+export function preparingSmallStatements<T extends object>(sql: T): T {
+  const driver = sql as unknown as DriverHandle;
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      if (property === 'unsafe')
+        return (text: string, parameters?: unknown[], options?: { prepare?: boolean }) =>
+          driver.unsafe(
+            text,
+            parameters,
+            options?.prepare === false &&
+              parameters?.length &&
+              parameters.length <= PREPARED_PARAMETERS_MAX &&
+              text.length <= PREPARED_TEXT_MAX
+              ? { ...options, prepare: true }
+              : options,
+          );
+      // drizzle's transactions and savepoints run on the handle these give their callback.
+      if (property === 'begin' || property === 'savepoint')
+        return (...args: unknown[]) => {
+          const callback = args.at(-1) as (inner: object) => unknown;
+          return driver[property](...args.slice(0, -1), (inner: object) =>
+            callback(preparingSmallStatements(inner)),
+          );
+        };
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}
+
+/** What preparingSmallStatements uses of a postgres.js handle (the pool's or a transaction's). */
+type DriverHandle = {
+  unsafe: (text: string, parameters?: unknown[], options?: { prepare?: boolean }) => unknown;
+  begin: (...args: unknown[]) => unknown;
+  savepoint: (...args: unknown[]) => unknown;
+};
 
 /**
  * Parameters as node-postgres sends them, which pg-boss counts on: undefined is NULL and a
