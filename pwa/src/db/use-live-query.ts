@@ -20,6 +20,8 @@ export function useLiveQuery<N extends CollectionName>(
   db: AccountDatabase | null,
   collection: N,
   query: MangoQuery<DocOf<N>> = {},
+  /** The name its answer time is measured under (User Timing); the collection's by default. */
+  measureAs: string = collection,
 ): LiveQuery<DocOf<N>> {
   const [state, setState] = useState<LiveQuery<DocOf<N>>>({ status: 'loading', documents: [] });
   const key = JSON.stringify(query);
@@ -27,18 +29,39 @@ export function useLiveQuery<N extends CollectionName>(
     if (!db || !hasCollection(db, collection)) return;
     // The query is compared by value (callers pass a new literal each render): `key` is it,
     // serialised, and parsing it back gives the same query, which JSON.parse cannot know.
+    const asked = performance.now();
+    let answered = false;
     const subscription = combineLatest([
       db.collections[collection].find(JSON.parse(key) as MangoQuery<DocOf<N>>).$,
       firstPullsOf(db.name).done$,
-    ]).subscribe(([documents, pulled]) =>
-      setState({
-        status: pulled.has(collection) ? 'ready' : 'loading',
-        documents: documents.map((d) => d.toMutableJSON()),
-      }),
-    );
+    ]).subscribe(([documents, pulled]) => {
+      const read = documents.map((d) => d.toMutableJSON());
+      if (!answered) {
+        answered = true;
+        measureFirstAnswer(measureAs, asked, read.length);
+      }
+      setState({ status: pulled.has(collection) ? 'ready' : 'loading', documents: read });
+    });
     return () => subscription.unsubscribe();
-  }, [db, collection, key]);
+  }, [db, collection, key, measureAs]);
   // Not replicated in this scope (its viewer may not see it): nothing, and nothing to wait for.
   if (db && !hasCollection(db, collection)) return nothingHere as LiveQuery<DocOf<N>>;
   return state;
+}
+
+/**
+ * How long the replica took to answer a screen's new query (IndexedDB read, documents built),
+ * as a User Timing measure — `replica query: {name}` (the collection's, unless the screen
+ * names it), the count in its detail — that DevTools' performance panel shows and the schedule
+ * benchmark reads. Only the latest measure of each name is kept, so a long session does not
+ * pile them up.
+ */
+function measureFirstAnswer(measureAs: string, asked: number, documents: number) {
+  const name = `replica query: ${measureAs}`;
+  try {
+    performance.clearMeasures(name);
+    performance.measure(name, { start: asked, end: performance.now(), detail: { documents } });
+  } catch {
+    // A browser without User Timing level 3: nothing to record.
+  }
 }

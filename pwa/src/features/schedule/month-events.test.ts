@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { OccurrenceDoc } from '@platform/schema/schedule/schedule.zod';
-import { fewEachDay, moreByDay, paddedWindow } from './month-events.ts';
+import {
+  fewEachDay,
+  latestById,
+  moreByDay,
+  paddedWindow,
+  sameDocuments,
+  windowsAround,
+} from './month-events.ts';
 
 const at = (startsAt: string): OccurrenceDoc => ({
   id: crypto.randomUUID(),
@@ -54,5 +61,34 @@ describe('the month view’s events', () => {
       to: '2027-04-12T00:00:00.000Z',
     });
     expect(month.from).toBe('2027-01-18T00:00:00.000Z');
+  });
+
+  it('reads the shown range by itself, and the same length before and after it, edge to edge', () => {
+    const range = { from: '2027-03-01T00:00:00.000Z', to: '2027-03-08T00:00:00.000Z' };
+    expect(windowsAround(range)).toEqual({
+      before: { from: '2027-02-22T00:00:00.000Z', to: range.from },
+      shown: range,
+      after: { from: range.to, to: '2027-03-15T00:00:00.000Z' },
+    });
+  });
+
+  it('joins the reads with each class time once, at its latest change', () => {
+    const [first, second] = times;
+    const later = { ...first!, bookedCount: 4, updatedAt: '2027-03-01T16:00:00.000Z' };
+    // A read that has not answered since its window moved still holds the earlier version.
+    const joined = latestById([first!], [later, second!], [first!]);
+    expect(joined).toHaveLength(2);
+    expect(joined.find((o) => o.id === first!.id)?.bookedCount).toBe(4);
+    expect(latestById([later], [first!])[0]?.bookedCount).toBe(4);
+  });
+
+  it('tells the same documents at the same changes apart from any change, in any order', () => {
+    const [a, b] = times;
+    expect(sameDocuments([a!, b!], [b!, a!])).toBe(true);
+    expect(sameDocuments([a!, b!], [a!])).toBe(false);
+    expect(sameDocuments([a!, b!], [a!, { ...b!, updatedAt: '2027-03-05T00:00:00.000Z' }])).toBe(
+      false,
+    );
+    expect(sameDocuments([a!, b!], [a!, { ...b!, id: crypto.randomUUID() }])).toBe(false);
   });
 });

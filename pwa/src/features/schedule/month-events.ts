@@ -18,6 +18,48 @@ export function paddedWindow(range: { from: string; to: string }): { from: strin
   return { from: new Date(from - pad).toISOString(), to: new Date(to + pad).toISOString() };
 }
 
+type Window = { from: string; to: string };
+
+/**
+ * What the calendar reads, as three windows of the replica: the shown range (its own query,
+ * so the range on screen arrives by itself — a month's class times, not three months'), and a
+ * range's length before and after it (so the next or previous range is already in hand).
+ */
+export function windowsAround(range: Window): { before: Window; shown: Window; after: Window } {
+  const padded = paddedWindow(range);
+  return {
+    before: { from: padded.from, to: range.from },
+    shown: { from: range.from, to: range.to },
+    after: { from: range.to, to: padded.to },
+  };
+}
+
+/**
+ * The documents of several reads as one list: each id once, the latest change of it (a read
+ * whose window just moved still holds its earlier answer until the new one comes).
+ */
+export function latestById<D extends { id: string; updatedAt: string }>(
+  ...reads: ReadonlyArray<readonly D[]>
+): D[] {
+  const byId = new Map<string, D>();
+  for (const read of reads)
+    for (const doc of read) {
+      const held = byId.get(doc.id);
+      if (!held || Date.parse(doc.updatedAt) > Date.parse(held.updatedAt)) byId.set(doc.id, doc);
+    }
+  return [...byId.values()];
+}
+
+/** Whether two lists hold the same documents at the same changes (in any order). */
+export function sameDocuments<D extends { id: string; updatedAt: string }>(
+  a: readonly D[],
+  b: readonly D[],
+): boolean {
+  if (a.length !== b.length) return false;
+  const stamps = new Map(a.map((doc) => [doc.id, doc.updatedAt]));
+  return b.every((doc) => stamps.get(doc.id) === doc.updatedAt);
+}
+
 function byDay(occurrences: readonly OccurrenceDoc[], timeZone: string) {
   const days = new Map<string, OccurrenceDoc[]>();
   for (const o of occurrences) {

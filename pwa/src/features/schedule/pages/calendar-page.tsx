@@ -39,7 +39,14 @@ import { OccurrencePanel, type RenderCustomerPicker } from '../components/occurr
 import { BookingSettingsForm } from '../components/booking-settings-form.tsx';
 import { AppointmentTypes } from '../components/appointment-types.tsx';
 import { StaffHours } from '../components/staff-hours.tsx';
-import { fewEachDay, MONTH_DAY_EVENTS, moreByDay, paddedWindow } from '../month-events.ts';
+import {
+  fewEachDay,
+  latestById,
+  MONTH_DAY_EVENTS,
+  moreByDay,
+  sameDocuments,
+  windowsAround,
+} from '../month-events.ts';
 import '../schedule.css';
 
 type Editing = { classId: string | null; initial: ClassFormValues };
@@ -63,14 +70,39 @@ export function CalendarPage({
   const [range, setRange] = useState<{ from: string; to: string; view: string } | null>(null);
   const calendar = useRef<CalendarRef>(null);
   // The replica is read a view's length either side of what is shown: going to the next or
-  // previous week or month draws from documents already in hand while the window moves on.
-  const readWindow = range ? paddedWindow(range) : null;
-  const occurrencesQuery = useLiveQuery(db, 'occurrences', {
-    selector: {
-      orgId,
-      ...(readWindow ? { startsAt: { $gte: readWindow.from, $lt: readWindow.to } } : {}),
-    },
+  // previous week or month draws from documents already in hand while the windows move on. The
+  // shown range is a read of its own, so it answers first (issue 16: a month under 100 ms).
+  const windows = range ? windowsAround(range) : null;
+  const within = (window: { from: string; to: string } | undefined) => ({
+    selector: { orgId, ...(window ? { startsAt: { $gte: window.from, $lt: window.to } } : {}) },
   });
+  const occurrencesQuery = useLiveQuery(
+    db,
+    'occurrences',
+    within(windows?.shown),
+    'calendar shown range',
+  );
+  // Until the calendar says its range (its first render), the shown read is everything.
+  const beforeQuery = useLiveQuery(
+    windows ? db : null,
+    'occurrences',
+    within(windows?.before),
+    'calendar range before',
+  );
+  const afterQuery = useLiveQuery(
+    windows ? db : null,
+    'occurrences',
+    within(windows?.after),
+    'calendar range after',
+  );
+  const read = useMemo(
+    () => latestById(beforeQuery.documents, occurrencesQuery.documents, afterQuery.documents),
+    [beforeQuery.documents, occurrencesQuery.documents, afterQuery.documents],
+  );
+  // A read answering with what is already drawn (the window moved over documents in hand)
+  // does not make the calendar draw again.
+  const [documents, setDocuments] = useState(read);
+  if (documents !== read && !sameDocuments(documents, read)) setDocuments(read);
   const classesQuery = useLiveQuery(db, 'classes', { selector: { orgId } });
   const productsQuery = useLiveQuery(db, 'products', { selector: { orgId } });
   const coaches = useQuery({
@@ -84,11 +116,11 @@ export function CalendarPage({
 
   const occurrences = useMemo(
     () =>
-      occurrencesQuery.documents.flatMap((doc) => {
+      documents.flatMap((doc) => {
         const parsed = occurrenceDocSchema.safeParse(doc);
         return parsed.success ? [parsed.data] : [];
       }),
-    [occurrencesQuery.documents],
+    [documents],
   );
   const classes = useMemo(
     () =>
