@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +25,36 @@ function step(name: string, command: string, args: string[]): boolean {
   return ok;
 }
 
+/**
+ * Steps that only use the CPU and share nothing (typecheck and lint), side by side: each is one
+ * single-threaded process, so two cores do them in about the time of the longest. Their output
+ * is held and printed whole, one step after another.
+ */
+async function stepsSideBySide(steps: Array<[name: string, command: string, args: string[]]>) {
+  const results = await Promise.all(
+    steps.map(
+      ([name, command, args]) =>
+        new Promise<{ name: string; ok: boolean; output: string; seconds: number }>((resolve) => {
+          const started = Date.now();
+          const child = spawn(command, args, { cwd: repoRoot });
+          let output = '';
+          child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          child.on('error', (error) => (output += `${error.message}\n`));
+          child.on('close', (code) =>
+            resolve({ name, ok: code === 0, output, seconds: (Date.now() - started) / 1000 }),
+          );
+        }),
+    ),
+  );
+  for (const { name, ok, output, seconds } of results) {
+    console.log(`\n━━ ${name} ━━`);
+    if (output) process.stdout.write(output);
+    console.log(`━━ ${name}: ${ok ? 'ok' : 'FAILED'} in ${seconds.toFixed(1)} s`);
+    if (!ok) failures.push(name);
+  }
+}
+
 function vitest(name: string, extraArgs: string[]): void {
   const report = path.join(reports, `${name.replace(/\W+/g, '-')}.json`);
   step(name, 'npx', ['vitest', 'run', ...extraArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
@@ -47,8 +77,11 @@ if (!process.env.DATABASE_URL) {
   console.log('DATABASE_URL is not set: integration tests run on PGlite only (CI runs them on PostgreSQL too).');
 }
 
-if (step('typecheck', 'npx', ['tsc', '-p', 'tsconfig.json'])) step('typecheck pwa', 'npx', ['tsc', '-p', 'pwa/tsconfig.json']);
-step('lint', 'npx', ['eslint', '.']);
+await stepsSideBySide([
+  ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']],
+  ['typecheck pwa', 'npx', ['tsc', '-p', 'pwa/tsconfig.json']],
+  ['lint', 'npx', ['eslint', '.']],
+]);
 vitest('unit and integration', []);
 vitest('concurrency and interruption (serial)', ['--config', 'vitest.serial.config.ts']);
 try {

@@ -1,6 +1,6 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, bookingPayments, rosterItems, sandboxRefunds } from '@platform/schema/db';
 import { claims as allClaims } from '@platform/schema/organizations/claims';
 import type { RefundsToSettle } from '@platform/schema/payments/refunds-to-settle.zod';
@@ -629,27 +629,38 @@ describe.each(testDatabaseKinds)('refunds to settle under attack on %s', (kind) 
         .documents.find((d) => d.id === id);
       return doc;
     };
+    // A change is pullable once every transaction older than it has ended — on a PostgreSQL
+    // shared with other test files running, that can be a moment after the answer: each
+    // transition is waited for (a status that never comes still fails, after 15 s).
+    const pulledOnce = (who: Person, id: string, statuses: readonly string[]) =>
+      vi.waitFor(
+        async () => {
+          const doc = await statusPulled(who, id);
+          if (!doc || !statuses.includes(doc.status))
+            throw new Error(
+              `${id} pulled as ${doc?.status ?? 'nothing'}, not ${statuses.join(' or ')}`,
+            );
+          return doc;
+        },
+        { timeout: 15_000, interval: 100 },
+      );
     const first = await refusedRefund();
-    expect((await statusPulled(first.payer, first.paymentId))?.status).toBe('refund-refused');
+    await pulledOnce(first.payer, first.paymentId, ['refund-refused']);
     expect(
       (await call(settler, 'POST', `/api/refunds-to-settle/${first.paymentId}/retry`)).statusCode,
     ).toBe(200);
-    expect(['refund-due', 'refunded']).toContain(
-      (await statusPulled(first.payer, first.paymentId))?.status,
-    );
+    await pulledOnce(first.payer, first.paymentId, ['refund-due', 'refunded']);
     await drainJobs(t.app);
-    const refunded = await statusPulled(first.payer, first.paymentId);
-    expect(refunded?.status).toBe('refunded');
-    expect(refunded?.refundedAt).not.toBeNull();
+    const refunded = await pulledOnce(first.payer, first.paymentId, ['refunded']);
+    expect(refunded.refundedAt).not.toBeNull();
 
     const second = await refusedRefund();
     expect(
       (await call(settler, 'POST', `/api/refunds-to-settle/${second.paymentId}/refunded`))
         .statusCode,
     ).toBe(200);
-    const outside = await statusPulled(second.payer, second.paymentId);
-    expect(outside?.status).toBe('refunded');
-    expect(outside?.refundedAt).not.toBeNull();
+    const outside = await pulledOnce(second.payer, second.paymentId, ['refunded']);
+    expect(outside.refundedAt).not.toBeNull();
     // Nobody else's devices hear of it.
     expect(await statusPulled(a.other, second.paymentId)).toBeUndefined();
   });
