@@ -5,7 +5,12 @@ import type { CollectionName, DocOf } from '@platform/schema/sync/collections';
 import { firstPullsOf } from '../sync/first-pull.ts';
 import { hasCollection, type AccountDatabase } from './database.ts';
 
-export type LiveQuery<D> = { status: 'loading' | 'ready'; documents: D[] };
+export type LiveQuery<D> = {
+  status: 'loading' | 'ready';
+  documents: D[];
+  /** The query these documents answer, serialised (a screen whose query moved can tell). */
+  answers?: string;
+};
 
 // One value, so a screen's memos over `documents` do not rerun on every render.
 const nothingHere: LiveQuery<never> = { status: 'ready', documents: [] };
@@ -40,7 +45,11 @@ export function useLiveQuery<N extends CollectionName>(
         answered = true;
         measureFirstAnswer(measureAs, asked, read.length);
       }
-      setState({ status: pulled.has(collection) ? 'ready' : 'loading', documents: read });
+      setState({
+        status: pulled.has(collection) ? 'ready' : 'loading',
+        documents: read,
+        answers: key,
+      });
     });
     return () => subscription.unsubscribe();
   }, [db, collection, key, measureAs]);

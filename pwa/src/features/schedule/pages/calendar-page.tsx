@@ -76,21 +76,19 @@ export function CalendarPage({
   const within = (window: { from: string; to: string } | undefined) => ({
     selector: { orgId, ...(window ? { startsAt: { $gte: window.from, $lt: window.to } } : {}) },
   });
-  const occurrencesQuery = useLiveQuery(
-    db,
-    'occurrences',
-    within(windows?.shown),
-    'calendar shown range',
-  );
-  // Until the calendar says its range (its first render), the shown read is everything.
+  const shown = within(windows?.shown);
+  const occurrencesQuery = useLiveQuery(db, 'occurrences', shown, 'calendar shown range');
+  // The ranges either side are read once the shown one has answered, so they never hold it up
+  // (until the calendar says its range, on its first render, the shown read is everything).
+  const around = windows && occurrencesQuery.answers === JSON.stringify(shown) ? db : null;
   const beforeQuery = useLiveQuery(
-    windows ? db : null,
+    around,
     'occurrences',
     within(windows?.before),
     'calendar range before',
   );
   const afterQuery = useLiveQuery(
-    windows ? db : null,
+    around,
     'occurrences',
     within(windows?.after),
     'calendar range after',
