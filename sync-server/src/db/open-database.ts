@@ -86,9 +86,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
       max: options.maxConnections ?? 10,
       onnotice: () => {},
       // Sent when each connection starts, so they override ALTER DATABASE … SET.
-      connection: { ...sessionSettings },
+      // Statements prepared in transactions (preparingTransactions) are still planned for the
+      // values they are run with, as unnamed ones were: no generic plan is ever kept.
+      connection: { ...sessionSettings, plan_cache_mode: 'force_custom_plan' },
     });
-    const db = drizzlePostgres(preparingSmallStatements(client), { schema: tables });
+    const db = drizzlePostgres(preparingTransactions(client), { schema: tables });
     await migratePostgres(db, { migrationsFolder });
     return {
       db: db as unknown as Db,
@@ -163,22 +165,41 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   };
 }
 
-/** The largest statement run as a named prepared statement (see preparingSmallStatements). */
-const PREPARED_TEXT_MAX = 8_000;
-const PREPARED_PARAMETERS_MAX = 100;
+/** The largest statement run as a named prepared statement (see preparingTransactions). */
+const PREPARED_TEXT_MAX = 4_000;
+const PREPARED_PARAMETERS_MAX = 32;
 
 /**
  * drizzle runs every statement it was not given a name for unprepared, and postgres.js then
  * asks the server for a parameterised statement's types before it can send the values: two
- * round trips per statement, and nothing after it in a transaction can be sent before the
- * answer (a pipeline stops at such a statement). Small parameterised statements — what pushes,
- * pulls and the booking check are made of — run here as named prepared statements instead: one
- * round trip, pipelined, planned once per connection (postgres.js keys them by text and types,
- * and prepares again when the server drops a plan). Large ones (bulk inserts, long id lists)
- * stay unnamed, so no connection keeps thousands of one-off plans; connections are replaced
- * every 30–60 minutes (postgres.js's max_lifetime), which bounds the rest.
+ * round trips per statement. Inside a transaction — a push, a booking's check, every write
+ * path — small parameterised statements run here as named prepared statements instead: one
+ * round trip (decision 0074). Only inside transactions: a transaction's connection is its own,
+ * while on the pool a prepared statement would leave its connection open to unrelated queries
+ * queued behind it (postgres.js pipelines them), which a statement waiting on a lock would
+ * hold up — up to a deadlock the database cannot see. Large statements (bulk inserts, long id
+ * lists) stay unnamed, so no connection keeps many one-off statements; postgres.js replaces
+ * connections every 30–60 minutes, which bounds the rest. A plan dropped by a schema change
+ * fails the transaction once and is prepared again on the next try (postgres.js forgets it).
  */
-export function preparingSmallStatements<T extends object>(sql: T): T {
+export function preparingTransactions<T extends object>(sql: T): T {
+  const driver = sql as unknown as DriverHandle;
+  return new Proxy(sql, {
+    get(target, property, receiver) {
+      if (property === 'begin' || property === 'savepoint')
+        return (...args: unknown[]) => {
+          const callback = args.at(-1) as (inner: object) => unknown;
+          return driver[property](...args.slice(0, -1), (inner: object) =>
+            callback(preparingSmallStatements(inner)),
+          );
+        };
+      return Reflect.get(target, property, receiver) as unknown;
+    },
+  });
+}
+
+/** A transaction's handle whose small parameterised statements run prepared. */
+function preparingSmallStatements<T extends object>(sql: T): T {
   const driver = sql as unknown as DriverHandle;
   return new Proxy(sql, {
     get(target, property, receiver) {
@@ -194,11 +215,11 @@ export function preparingSmallStatements<T extends object>(sql: T): T {
               ? { ...options, prepare: true }
               : options,
           );
-      // drizzle's transactions and savepoints run on the handle these give their callback.
-      if (property === 'begin' || property === 'savepoint')
+      // A savepoint's handle is the transaction's connection too.
+      if (property === 'savepoint')
         return (...args: unknown[]) => {
           const callback = args.at(-1) as (inner: object) => unknown;
-          return driver[property](...args.slice(0, -1), (inner: object) =>
+          return driver.savepoint(...args.slice(0, -1), (inner: object) =>
             callback(preparingSmallStatements(inner)),
           );
         };
@@ -207,7 +228,7 @@ export function preparingSmallStatements<T extends object>(sql: T): T {
   });
 }
 
-/** What preparingSmallStatements uses of a postgres.js handle (the pool's or a transaction's). */
+/** What the proxies above use of a postgres.js handle (the pool's or a transaction's). */
 type DriverHandle = {
   unsafe: (text: string, parameters?: unknown[], options?: { prepare?: boolean }) => unknown;
   begin: (...args: unknown[]) => unknown;
