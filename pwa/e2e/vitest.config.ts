@@ -14,8 +14,5 @@ export default defineConfig({
     pool: 'forks',
     globalSetup: ['./global-setup.ts'],
     maxWorkers: 2,
-    // Files share each worker's loaded modules (the server they start in-process, Playwright):
-    // as in the unit step, each file's state is what it creates, never a module's.
-    isolate: false,
   },
 });
