@@ -186,10 +186,11 @@ export function preparingTransactions<T extends object>(sql: T): T {
   const driver = sql as unknown as DriverHandle;
   return new Proxy(sql, {
     get(target, property, receiver) {
-      if (property === 'begin' || property === 'savepoint')
+      // drizzle's transactions run on the handle `begin` gives its callback.
+      if (property === 'begin')
         return (...args: unknown[]) => {
           const callback = args.at(-1) as (inner: object) => unknown;
-          return driver[property](...args.slice(0, -1), (inner: object) =>
+          return driver.begin(...args.slice(0, -1), (inner: object) =>
             callback(preparingSmallStatements(inner)),
           );
         };
@@ -231,7 +232,9 @@ function preparingSmallStatements<T extends object>(sql: T): T {
 /** What the proxies above use of a postgres.js handle (the pool's or a transaction's). */
 type DriverHandle = {
   unsafe: (text: string, parameters?: unknown[], options?: { prepare?: boolean }) => unknown;
+  /** The pool's. */
   begin: (...args: unknown[]) => unknown;
+  /** A transaction's. */
   savepoint: (...args: unknown[]) => unknown;
 };
 
