@@ -187,13 +187,7 @@ export function preparingTransactions<T extends object>(sql: T): T {
   return new Proxy(sql, {
     get(target, property, receiver) {
       // drizzle's transactions run on the handle `begin` gives its callback.
-      if (property === 'begin')
-        return (...args: unknown[]) => {
-          const callback = args.at(-1) as (inner: object) => unknown;
-          return driver.begin(...args.slice(0, -1), (inner: object) =>
-            callback(preparingSmallStatements(inner)),
-          );
-        };
+      if (property === 'begin') return preparingInside(driver.begin);
       return Reflect.get(target, property, receiver) as unknown;
     },
   });
@@ -217,16 +211,18 @@ function preparingSmallStatements<T extends object>(sql: T): T {
               : options,
           );
       // A savepoint's handle is the transaction's connection too.
-      if (property === 'savepoint')
-        return (...args: unknown[]) => {
-          const callback = args.at(-1) as (inner: object) => unknown;
-          return driver.savepoint(...args.slice(0, -1), (inner: object) =>
-            callback(preparingSmallStatements(inner)),
-          );
-        };
+      if (property === 'savepoint') return preparingInside(driver.savepoint);
       return Reflect.get(target, property, receiver) as unknown;
     },
   });
+}
+
+/** `begin` or `savepoint`, whose callback (the last argument) gets a preparing handle. */
+function preparingInside(open: (...args: unknown[]) => unknown) {
+  return (...args: unknown[]) => {
+    const callback = args.at(-1) as (inner: object) => unknown;
+    return open(...args.slice(0, -1), (inner: object) => callback(preparingSmallStatements(inner)));
+  };
 }
 
 /** What the proxies above use of a postgres.js handle (the pool's or a transaction's). */
