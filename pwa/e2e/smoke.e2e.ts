@@ -6,10 +6,19 @@ describe('the app shell', () => {
 
   it('serves a deep link with the SPA fallback', async () => {
     const page = await env.browser.newPage();
+    const response = await page.goto(`${env.server.url}/auth/signup`);
+    expect(response?.status()).toBe(200);
+    await expect.poll(() => page.title()).toContain('Coaching Platform');
+    await page.close();
+  });
+
+  it("serves an organisation's deep link as that organisation's app", async () => {
+    const page = await env.browser.newPage();
     const response = await page.goto(
       `${env.server.url}/auth/signup?orgId=${env.server.seed.zipperOrgId}`,
     );
     expect(response?.status()).toBe(200);
-    await expect.poll(() => page.title()).toContain('Coaching Platform');
+    await expect.poll(() => page.title()).toBe('Zipper Fitness');
+    await page.close();
   });
 });
