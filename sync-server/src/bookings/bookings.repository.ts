@@ -263,18 +263,21 @@ export async function saveOccurrenceCounts(
   tx: Tx,
   counts: ReadonlyArray<Pick<OccurrenceRow, 'id' | 'bookedCount' | 'waitlistCount' | 'status'>>,
 ) {
-  for (const count of counts) {
-    await tx
-      .update(classOccurrences)
-      .set({
-        bookedCount: count.bookedCount,
-        waitlistCount: count.waitlistCount,
-        // An appointment cancelled by its booker is cancelled with them (bookings.service.ts).
-        status: count.status,
-        updatedAt: new Date(),
-      })
-      .where(eq(classOccurrences.id, count.id));
-  }
+  // Sent together: rows the caller has locked already, so their order is not a lock order.
+  await Promise.all(
+    counts.map((count) =>
+      tx
+        .update(classOccurrences)
+        .set({
+          bookedCount: count.bookedCount,
+          waitlistCount: count.waitlistCount,
+          // An appointment cancelled by its booker is cancelled with them (bookings.service.ts).
+          status: count.status,
+          updatedAt: new Date(),
+        })
+        .where(eq(classOccurrences.id, count.id)),
+    ),
+  );
 }
 
 /** The punch-card group each of these bookings took its credit from. */

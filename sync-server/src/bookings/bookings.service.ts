@@ -120,32 +120,38 @@ export async function writeBookings(
     if (broken) errors.push({ id: change.next.id, message: broken });
   }
   const orgId = actor.orgId ?? '';
-  const people = await peopleOf(
-    tx,
-    orgId,
-    changes.map((c) => c.next.customerUserId),
-  );
-  for (const { next } of changes.filter(isRequest))
+  const requests = changes.filter(isRequest);
+  const occurrenceIds = [...new Set(changes.map((c) => c.next.occurrenceId))];
+  // What the check reads, sent together and run in this order (decision 0075) — each statement
+  // after the one before has finished, with its own snapshot: who the people are; the
+  // appointment slots' locks, then the class times' row locks (the one order every writer
+  // takes them in: appointment.repository.ts); then, behind those locks, who holds what on
+  // those class times, and which punch-card group each known booking's credit came from.
+  const [people, , lockedRows, active, creditGroupOf] = await Promise.all([
+    peopleOf(
+      tx,
+      orgId,
+      changes.map((c) => c.next.customerUserId),
+    ),
+    lockAppointmentSlots(
+      tx,
+      requests.flatMap((c) => (c.next.appointment ? [c.next.appointment.staffUserId] : [])),
+    ),
+    lockOccurrences(tx, orgId, occurrenceIds),
+    activeBookingsOn(tx, orgId, occurrenceIds),
+    creditGroupsOf(
+      tx,
+      changes.filter((c) => c.master).map((c) => c.next.id),
+    ),
+  ]);
+  for (const { next } of requests)
     if (!people.get(next.customerUserId)?.customer)
       errors.push({ id: next.id, message: bookingMessages.notACustomer });
   if (errors.length) return errors;
 
   const now = context.now;
-  // Appointment requests: each staff member's slots are checked one request at a time — these
-  // locks first, in one order, before any class time's (appointment.repository.ts).
-  await lockAppointmentSlots(
-    tx,
-    changes
-      .filter(isRequest)
-      .flatMap((c) => (c.next.appointment ? [c.next.appointment.staffUserId] : [])),
-  );
   const occurrences = new Map<string, OccurrenceState>();
-  for (const [id, row] of await lockOccurrences(
-    tx,
-    orgId,
-    changes.map((c) => c.next.occurrenceId),
-  ))
-    occurrences.set(id, { ...row, changed: false });
+  for (const [id, row] of lockedRows) occurrences.set(id, { ...row, changed: false });
 
   // A customer's cancellation of a place after the cut-off is refused (the push says why);
   // judged at the time it was made on the device, never before the booking was decided.
@@ -170,7 +176,6 @@ export async function writeBookings(
   }
   if (errors.length) return errors;
 
-  const active = await activeBookingsOn(tx, orgId, [...occurrences.keys()]);
   const holdsOther = (occurrenceId: string, personId: string, bookingId: string) =>
     active.some(
       (b) => b.occurrenceId === occurrenceId && b.customerUserId === personId && b.id !== bookingId,
@@ -178,11 +183,6 @@ export async function writeBookings(
   const stored: StoredBooking[] = [];
   // Decided now that the class times are ours: the order of the locks is the order of arrival.
   const decidedAt = new Date().toISOString();
-  // Which punch-card group each known booking's credit came from (kept beside the document).
-  const creditGroupOf = await creditGroupsOf(
-    tx,
-    changes.filter((c) => c.master).map((c) => c.next.id),
-  );
   for (const change of changes) {
     const { next, master } = change;
     const occurrence = occurrences.get(next.occurrenceId);
@@ -243,18 +243,23 @@ export async function writeBookings(
     stored.push(doc);
   }
 
-  await upsertBookings(tx, stored);
-  // Places a cancellation freed go to the waitlist, in order.
+  // Places a cancellation freed go to the waitlist, in order: read behind the stored verdicts.
+  const promoting = [...occurrences.values()].some(mayPromote(now));
+  if (promoting) await upsertBookings(tx, stored);
   const promoted: string[] = [];
   for (const occurrence of occurrences.values())
     promoted.push(...(await promoteWaitlist(tx, occurrence, now, actor.userId)));
-  await saveChangedCounts(tx, orgId, occurrences);
-  await announcePromotions(tx, context.jobs, orgId, promoted);
   // A request paid for by card and refused (full, cancelled, started…): the money goes back.
   const refusedNow = stored
     .filter((doc) => doc.status === 'refused' && doc.decidedAt === decidedAt)
     .map((doc) => doc.id);
-  await owePaymentsBack(tx, context.jobs ?? null, orgId, refusedNow, ['paid']);
+  // The writes, sent together (one round trip when no one was promoted).
+  await Promise.all([
+    promoting ? null : upsertBookings(tx, stored),
+    saveChangedCounts(tx, orgId, occurrences),
+    announcePromotions(tx, context.jobs, orgId, promoted),
+    owePaymentsBack(tx, context.jobs ?? null, orgId, refusedNow, ['paid']),
+  ]);
   // A request made offline and refused when it arrived: the person may not have the app open.
   const refusedLate = stored
     .filter(
@@ -501,9 +506,7 @@ export async function promoteWaitlist(
   actorUserId: string,
 ): Promise<string[]> {
   const promoted: string[] = [];
-  if (occurrence.status === 'cancelled' || occurrence.startsAt.getTime() <= now.getTime())
-    return promoted;
-  while (occurrence.bookedCount < occurrence.capacity && occurrence.waitlistCount > 0) {
+  while (mayPromote(now)(occurrence)) {
     const [next] = await lockWaitlist(tx, occurrence.orgId, occurrence.id, 1);
     if (!next) break;
     const booking = storedOf(next);
@@ -533,12 +536,21 @@ export async function promoteWaitlist(
   return promoted;
 }
 
+/** Whether a class time has a free place and someone waiting for it, and may still fill it. */
+const mayPromote = (now: Date) => (occurrence: OccurrenceState) =>
+  occurrence.status !== 'cancelled' &&
+  occurrence.startsAt.getTime() > now.getTime() &&
+  occurrence.bookedCount < occurrence.capacity &&
+  occurrence.waitlistCount > 0;
+
 async function saveChangedCounts(tx: Tx, orgId: string, occurrences: Map<string, OccurrenceState>) {
   const changed = [...occurrences.values()].filter((o) => o.changed);
   if (changed.length === 0) return;
-  await saveOccurrenceCounts(tx, changed);
-  // Every member's device shows places left.
-  await notifyChange(tx, { collection: 'occurrences', orgId, ownerIds: [] });
+  await Promise.all([
+    saveOccurrenceCounts(tx, changed),
+    // Every member's device shows places left.
+    notifyChange(tx, { collection: 'occurrences', orgId, ownerIds: [] }),
+  ]);
 }
 
 async function announcePromotions(

@@ -94,8 +94,15 @@ export async function saveAvailability(
  */
 export async function lockStaffSlots(tx: Tx, staffUserIds: readonly string[]): Promise<void> {
   const ids = [...new Set(staffUserIds.map((id) => id.toLowerCase()))].sort();
-  for (const id of ids)
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`slots:${id}`}, 0))`);
+  if (ids.length === 0) return;
+  // One statement, taken in the array's order: a caller may send its next statements (a class
+  // time's row lock) behind this one without waiting (bookings.service.ts).
+  await tx.execute(
+    sql`select count(pg_advisory_xact_lock(hashtextextended('slots:' || id, 0))) from unnest(array[${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}]::text[]) as id`,
+  );
 }
 
 /**
