@@ -11,6 +11,7 @@ import {
 import { fullName } from '@platform/schema/app/full-name.rules';
 import type { BookingDoc } from '@platform/schema/bookings/booking.zod';
 import type { Db, Tx } from '../db/open-database.ts';
+import { sentTogether } from '../db/sent-together.ts';
 import { excludedSet } from '../db/upsert.ts';
 import type { WireDoc } from '../sync/collection-definition.ts';
 
@@ -264,7 +265,7 @@ export async function saveOccurrenceCounts(
   counts: ReadonlyArray<Pick<OccurrenceRow, 'id' | 'bookedCount' | 'waitlistCount' | 'status'>>,
 ) {
   // Sent together: rows the caller has locked already, so their order is not a lock order.
-  await Promise.all(
+  await sentTogether(
     counts.map((count) =>
       tx
         .update(classOccurrences)

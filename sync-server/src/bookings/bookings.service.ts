@@ -13,6 +13,7 @@ import { appointmentMessages } from '@platform/schema/schedule/appointments.zod'
 import { documentIdSchema } from '@platform/schema/sync/ids';
 import { dayKeyOf, orgTimeZone } from '@platform/schema/time-tracking/org-calendar';
 import type { Db, Tx } from '../db/open-database.ts';
+import { sentTogether } from '../db/sent-together.ts';
 import { icsUidOf, type IcsEntry } from '@platform/schema/schedule/ics';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { bookingPayMessages } from '@platform/schema/bookings/booking-pay.zod';
@@ -127,7 +128,7 @@ export async function writeBookings(
   // appointment slots' locks, then the class times' row locks (the one order every writer
   // takes them in: appointment.repository.ts); then, behind those locks, who holds what on
   // those class times, and which punch-card group each known booking's credit came from.
-  const [people, , lockedRows, active, creditGroupOf] = await Promise.all([
+  const [people, , lockedRows, active, creditGroupOf] = await sentTogether([
     peopleOf(
       tx,
       orgId,
@@ -254,7 +255,7 @@ export async function writeBookings(
     .filter((doc) => doc.status === 'refused' && doc.decidedAt === decidedAt)
     .map((doc) => doc.id);
   // The writes, sent together (one round trip when no one was promoted).
-  await Promise.all([
+  await sentTogether([
     promoting ? null : upsertBookings(tx, stored),
     saveChangedCounts(tx, orgId, occurrences),
     announcePromotions(tx, context.jobs, orgId, promoted),
@@ -546,7 +547,7 @@ const mayPromote = (now: Date) => (occurrence: OccurrenceState) =>
 async function saveChangedCounts(tx: Tx, orgId: string, occurrences: Map<string, OccurrenceState>) {
   const changed = [...occurrences.values()].filter((o) => o.changed);
   if (changed.length === 0) return;
-  await Promise.all([
+  await sentTogether([
     saveOccurrenceCounts(tx, changed),
     // Every member's device shows places left.
     notifyChange(tx, { collection: 'occurrences', orgId, ownerIds: [] }),

@@ -7,6 +7,7 @@ import { unstorableTextIn } from '@platform/schema/sync/storable-text.rules';
 import { syncMessages } from '@platform/schema/sync/sync.messages';
 import type { PushRow } from '@platform/schema/sync/sync.zod';
 import type { Db, Tx } from '../db/open-database.ts';
+import { sentTogether } from '../db/sent-together.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { RuleBroken } from '../plugins/domain-errors.ts';
 import type { Actor, Scope } from './actor.ts';
@@ -140,7 +141,7 @@ export async function pushChanges(
       .orderBy(collection.table.id)
       .for('update')
       .then((rows) => rows as Array<Record<string, unknown> & { id: string; orgId: string }>);
-    const [, filteredRows, stored] = await Promise.all([locked, inFilter, read]);
+    const [, filteredRows, stored] = await sentTogether([locked, inFilter, read]);
     const filtered = filteredRows ? new Set(filteredRows.map((row) => row.id.toLowerCase())) : null;
     for (const row of stored) {
       const id = row.id.toLowerCase();
@@ -185,7 +186,7 @@ export async function pushChanges(
     );
     // The announcement goes out with the batch's first statements (NOTIFY is delivered at
     // commit, and not at all if the push is refused and rolled back).
-    const [ruleErrors] = await Promise.all([
+    const [ruleErrors] = await sentTogether([
       changes.length ? collection.writeBatch(tx as Tx, actor, changes, { jobs, now }) : [],
       owners.size
         ? notifyChange(tx as Tx, {
