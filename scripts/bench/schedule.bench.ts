@@ -452,31 +452,46 @@ async function monthView(url: string) {
       ],
     ],
   );
+  // A month read for the first time (going forwards) comes from IndexedDB; one read before
+  // (going back over the same months) from RxDB's query cache, in a few milliseconds. Both are
+  // shown apart: a median over the two together would be the cold reads' lowest.
+  const coldMs = monthQueries.map((q) => q.ms);
+  const cachedMs = previousQueries.map((q) => q.ms);
+  const floorMs = floor.windowTimes ?? [];
   printTable(
-    `The month view's data from the replica: the page's live query of the shown month (median ${fmt(documentsRead)} class times; the month before and after are read beside it), measured in the page (User Timing \`${QUERY_MEASURE}\`), ${queryMs.length} months forwards and backwards`,
+    `The month view's data from the replica: the page's live query of the shown month (median ${fmt(documentsRead)} class times; the months either side are read once it has answered), measured in the page (User Timing \`${QUERY_MEASURE}\`)`,
     ['', 'median ms', 'p95 ms', 'vs floor'],
     [
       [
         `IndexedDB getAll of ${fmt(documentsRead)} records (floor)`,
-        fmt(median(floor.windowTimes ?? []), 1),
-        fmt(percentile(floor.windowTimes ?? [], 95), 1),
+        fmt(median(floorMs), 1),
+        fmt(percentile(floorMs, 95), 1),
         '1.00×',
       ],
       [
-        'Live query: asked → documents in hand',
-        fmt(median(queryMs), 1),
-        fmt(percentile(queryMs, 95), 1),
-        ratio(median(queryMs) / median(floor.windowTimes ?? [])),
+        `Live query, a month read for the first time (${coldMs.length} forwards)`,
+        fmt(median(coldMs), 1),
+        fmt(percentile(coldMs, 95), 1),
+        ratio(median(coldMs) / median(floorMs)),
+      ],
+      [
+        `Live query, a month read before (${cachedMs.length} backwards)`,
+        fmt(median(cachedMs), 1),
+        fmt(percentile(cachedMs, 95), 1),
+        ratio(median(cachedMs) / median(floorMs)),
       ],
     ],
   );
   console.log(
-    `The month's data under 100 ms (target): ${median(queryMs) < 100 ? 'yes' : 'NO'} (median ${fmt(median(queryMs), 1)} ms, p95 ${fmt(percentile(queryMs, 95), 1)} ms).`,
+    `A month's data read for the first time under 100 ms (target): ${median(coldMs) < 100 ? 'yes' : 'NO'} (median ${fmt(median(coldMs), 1)} ms, p95 ${fmt(percentile(coldMs, 95), 1)} ms).`,
   );
   console.log(
     `Next month against the empty month: ${ratio(median(months) / median(emptyMonths))} (${fmt(median(months) - median(emptyMonths), 1)} ms more; ${emptyEvents} events in the last empty month).`,
   );
   console.log(`Each month, ms: ${months.map((ms) => fmt(ms)).join(', ')}`);
+  console.log(
+    `Each shown month's live query, ms (forwards, then backwards): ${queryMs.map((ms) => fmt(ms)).join(', ')}`,
+  );
   console.log(`Each previous month, ms: ${previousMonths.map((ms) => fmt(ms)).join(', ')}`);
   console.log(`Each empty month, ms: ${emptyMonths.map((ms) => fmt(ms)).join(', ')}`);
   if (floor.error) console.log(`Floor not measured: ${floor.error}`);

@@ -4,6 +4,7 @@ import {
   fewEachDay,
   latestById,
   moreByDay,
+  neighbourRanges,
   paddedWindow,
   sameDocuments,
   windowsAround,
@@ -70,6 +71,56 @@ describe('the month view’s events', () => {
       shown: range,
       after: { from: range.to, to: '2027-03-15T00:00:00.000Z' },
     });
+  });
+
+  it('reads what Previous and Next will show in a month across a daylight-saving change', () => {
+    // November 2026 in New York: Monday 26 October (EDT) to Monday 7 December (EST).
+    const november = {
+      from: '2026-10-26T04:00:00.000Z',
+      to: '2026-12-07T05:00:00.000Z',
+      view: 'dayGridMonth',
+    };
+    expect(windowsAround(november, 'America/New_York')).toEqual({
+      // October: from Monday 28 September; December: from Monday 30 November.
+      before: { from: '2026-09-28T04:00:00.000Z', to: '2026-11-09T05:00:00.000Z' },
+      shown: { from: november.from, to: november.to },
+      after: { from: '2026-11-30T05:00:00.000Z', to: '2027-01-11T05:00:00.000Z' },
+    });
+  });
+
+  it('steps weeks and days in the calendar’s zone, and a month whose first day is a Monday', () => {
+    const week = { from: '2027-03-08T05:00:00.000Z', to: '2027-03-15T04:00:00.000Z' };
+    // New York moves its clocks on Sunday 14 March 2027: the week after is 7 local days.
+    expect(neighbourRanges({ ...week, view: 'timeGridWeek' }, 'America/New_York')).toEqual({
+      before: { from: '2027-03-01T05:00:00.000Z', to: '2027-03-08T05:00:00.000Z' },
+      after: { from: '2027-03-15T04:00:00.000Z', to: '2027-03-22T04:00:00.000Z' },
+    });
+    expect(
+      neighbourRanges(
+        { from: '2027-03-14T05:00:00.000Z', to: '2027-03-15T04:00:00.000Z', view: 'timeGridDay' },
+        'America/New_York',
+      ),
+    ).toEqual({
+      before: { from: '2027-03-13T05:00:00.000Z', to: '2027-03-14T05:00:00.000Z' },
+      after: { from: '2027-03-15T04:00:00.000Z', to: '2027-03-16T04:00:00.000Z' },
+    });
+    // February 2027 begins on a Monday: the grid starts on the 1st.
+    expect(
+      neighbourRanges(
+        { from: '2027-02-01T00:00:00.000Z', to: '2027-03-15T00:00:00.000Z', view: 'dayGridMonth' },
+        'UTC',
+      )?.after,
+    ).toEqual({ from: '2027-03-01T00:00:00.000Z', to: '2027-04-12T00:00:00.000Z' });
+  });
+
+  it('assumes nothing about a range it does not lay out itself', () => {
+    // Not midnight in the zone, or a view it does not step: the padded window is read instead.
+    const odd = { from: '2027-03-08T00:00:00.000Z', to: '2027-03-15T00:00:00.000Z' };
+    expect(neighbourRanges({ ...odd, view: 'timeGridWeek' }, 'America/New_York')).toBeNull();
+    expect(neighbourRanges({ ...odd, view: 'multiMonthYear' }, 'UTC')).toBeNull();
+    expect(windowsAround({ ...odd, view: 'timeGridWeek' }, 'America/New_York')).toEqual(
+      windowsAround(odd),
+    );
   });
 
   it('joins the reads with each class time once, at its latest change', () => {

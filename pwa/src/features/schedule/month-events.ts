@@ -1,3 +1,4 @@
+import { Temporal } from 'temporal-polyfill';
 import type { OccurrenceDoc } from '@platform/schema/schedule/schedule.zod';
 import { dayKeyOf } from '@platform/schema/time-tracking/org-calendar';
 
@@ -20,16 +21,80 @@ export function paddedWindow(range: { from: string; to: string }): { from: strin
 
 type Window = { from: string; to: string };
 
+/** A range of local days, from the first to the day after the last. */
+type Days = { start: Temporal.PlainDate; end: Temporal.PlainDate };
+
+/**
+ * The days a view shows around a day, as FullCalendar lays them out here (weeks start on
+ * Monday, `firstDay={1}`; a month is six whole weeks from the week of its first day), or null
+ * for a view this does not step.
+ */
+function daysShown(view: string, day: Temporal.PlainDate): Days | null {
+  if (view === 'dayGridMonth') {
+    const first = day.with({ day: 1 });
+    const start = first.subtract({ days: first.dayOfWeek - 1 });
+    return { start, end: start.add({ days: 42 }) };
+  }
+  if (view.endsWith('Week')) {
+    const start = day.subtract({ days: day.dayOfWeek - 1 });
+    return { start, end: start.add({ days: 7 }) };
+  }
+  if (view.endsWith('Day')) return { start: day, end: day.add({ days: 1 }) };
+  return null;
+}
+
+/**
+ * The ranges FullCalendar shows before and after `range` in the same view (what Previous and
+ * Next lead to), in the calendar's time zone — or null when `range` is not the one this
+ * computes for its view, and nothing is assumed.
+ */
+export function neighbourRanges(
+  range: Window & { view: string },
+  timeZone: string,
+): { before: Window; after: Window } | null {
+  const instantOf = (day: Temporal.PlainDate) =>
+    new Date(day.toZonedDateTime({ timeZone }).epochMilliseconds).toISOString();
+  const windowOf = (days: Days): Window => ({
+    from: instantOf(days.start),
+    to: instantOf(days.end),
+  });
+  const first = Temporal.Instant.from(range.from).toZonedDateTimeISO(timeZone).toPlainDate();
+  // A month's grid may begin in the month before: its second week is always the month's own.
+  const day = range.view === 'dayGridMonth' ? first.add({ days: 7 }) : first;
+  const shown = daysShown(range.view, day);
+  if (!shown) return null;
+  const own = windowOf(shown);
+  if (own.from !== range.from || own.to !== range.to) return null;
+  const step =
+    range.view === 'dayGridMonth'
+      ? { months: 1 }
+      : range.view.endsWith('Week')
+        ? { weeks: 1 }
+        : { days: 1 };
+  return {
+    before: windowOf(daysShown(range.view, day.subtract(step))!),
+    after: windowOf(daysShown(range.view, day.add(step))!),
+  };
+}
+
 /**
  * What the calendar reads, as three windows of the replica: the shown range (its own query,
- * so the range on screen arrives by itself — a month's class times, not three months'), and a
- * range's length before and after it (so the next or previous range is already in hand).
+ * so the range on screen arrives by itself — a month's class times, not three months'), and the
+ * ranges before and after it. Those are exactly what Previous and Next will show when this
+ * knows the view (`neighbourRanges`): the next shown range is then a read already made, which
+ * the replica answers from memory. Otherwise a range's length either side.
  */
-export function windowsAround(range: Window): { before: Window; shown: Window; after: Window } {
+export function windowsAround(
+  range: Window & { view?: string },
+  timeZone = 'UTC',
+): { before: Window; shown: Window; after: Window } {
+  const shown = { from: range.from, to: range.to };
+  const neighbours = range.view ? neighbourRanges({ ...range, view: range.view }, timeZone) : null;
+  if (neighbours) return { before: neighbours.before, shown, after: neighbours.after };
   const padded = paddedWindow(range);
   return {
     before: { from: padded.from, to: range.from },
-    shown: { from: range.from, to: range.to },
+    shown,
     after: { from: range.to, to: padded.to },
   };
 }

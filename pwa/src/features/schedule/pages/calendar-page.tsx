@@ -69,10 +69,11 @@ export function CalendarPage({
   const online = useOnlineStatus();
   const [range, setRange] = useState<{ from: string; to: string; view: string } | null>(null);
   const calendar = useRef<CalendarRef>(null);
-  // The replica is read a view's length either side of what is shown: going to the next or
-  // previous week or month draws from documents already in hand while the windows move on. The
-  // shown range is a read of its own, so it answers first (issue 16: a month under 100 ms).
-  const windows = range ? windowsAround(range) : null;
+  // The replica is read for the ranges either side of what is shown: going to the next or
+  // previous week or month draws from documents already in hand while the windows move on, and
+  // the new shown range is a read already made. The shown range is a read of its own, so it
+  // answers first (issue 16: a month under 100 ms).
+  const windows = range ? windowsAround(range, timeZone) : null;
   const within = (window: { from: string; to: string } | undefined) => ({
     selector: { orgId, ...(window ? { startsAt: { $gte: window.from, $lt: window.to } } : {}) },
   });
