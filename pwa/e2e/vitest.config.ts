@@ -13,8 +13,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['./global-setup.ts'],
-    // Three files at a time (two until 2026-11-29): a file waits on its server, the database
-    // and page loads much of the time, as the unit files do.
-    maxWorkers: 3,
+    // Two files at a time keep a 2-core machine busy but not starved. Three took 604 s instead
+    // of 752 s (2026-11-29), but in the next full run a CRM test saw a list not yet filtered
+    // (it passes alone): kept at two until that is understood.
+    maxWorkers: 2,
   },
 });
