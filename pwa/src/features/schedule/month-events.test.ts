@@ -121,6 +121,9 @@ describe('the month view’s events', () => {
     expect(windowsAround({ ...odd, view: 'timeGridWeek' }, 'America/New_York')).toEqual(
       windowsAround(odd),
     );
+    expect(windowsAround({ ...odd, view: 'timeGridWeek' }, 'Not/A_Zone')).toEqual(
+      windowsAround(odd),
+    );
   });
 
   it('joins the reads with each class time once, at its latest change', () => {

@@ -89,7 +89,12 @@ export function windowsAround(
   timeZone = 'UTC',
 ): { before: Window; shown: Window; after: Window } {
   const shown = { from: range.from, to: range.to };
-  const neighbours = range.view ? neighbourRanges({ ...range, view: range.view }, timeZone) : null;
+  let neighbours: { before: Window; after: Window } | null = null;
+  try {
+    if (range.view) neighbours = neighbourRanges({ ...range, view: range.view }, timeZone);
+  } catch {
+    // A zone Temporal does not know: the calendar still reads around what it shows.
+  }
   if (neighbours) return { before: neighbours.before, shown, after: neighbours.after };
   const padded = paddedWindow(range);
   return {
