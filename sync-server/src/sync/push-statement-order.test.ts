@@ -2,7 +2,14 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMembership, insertTestUser } from '../testing/auth-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
-import { booking, seedSyncOrg, waitForVisibility, type Person } from '../testing/sync-fixtures.ts';
+import {
+  booking,
+  pullAs,
+  pushAs,
+  pushNewAs,
+  seedSyncOrg,
+  type Person,
+} from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 
 /**
@@ -120,27 +127,10 @@ describe.runIf(process.env.DATABASE_URL)('the statements of a booking push on po
   let t: Awaited<ReturnType<typeof createTestApp>>;
   let a: Awaited<ReturnType<typeof seedSyncOrg>>;
 
-  const push = (who: Person, rows: unknown) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/sync/bookings/push',
-      headers: who.jar.headers(),
-      payload: rows as object,
-    });
-  const pushNew = (who: Person, docs: object[]) =>
-    push(
-      who,
-      docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
-    );
-  const pulled = async (who: Person, id: string) => {
-    await waitForVisibility(t.db);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/sync/bookings/pull?batchSize=1000',
-      headers: who.jar.headers(),
-    });
-    return res.json().documents.find((d: { id: string }) => d.id === id);
-  };
+  const pulled = async (who: Person, id: string) =>
+    (await pullAs(t, who, 'bookings', '?batchSize=1000'))
+      .json()
+      .documents.find((d: { id: string }) => d.id === id);
   const customers = async (n: number) => {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
@@ -166,11 +156,11 @@ describe.runIf(process.env.DATABASE_URL)('the statements of a booking push on po
     const { occurrence: y } = await insertOccurrence(t.db, a.org.id, { capacity: 5 });
     const [p1, p2] = await customers(2);
     const held = booking(a.org.id, p2!, { occurrenceId: y.id });
-    expect((await pushNew(a.manager, [held])).statusCode).toBe(200);
+    expect((await pushNewAs(t, a.manager, 'bookings', [held])).statusCode).toBe(200);
     const master = await pulled(a.manager, held.id);
     const request = booking(a.org.id, p1!, { occurrenceId: x.id });
     const { result, order } = await captured(() =>
-      push(a.manager, [
+      pushAs(t, a.manager, 'bookings', [
         { assumedMasterState: null, newDocumentState: request },
         {
           assumedMasterState: master,
