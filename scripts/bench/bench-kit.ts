@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
@@ -62,6 +62,36 @@ export async function forEachConcurrently(count: number, concurrency: number, wo
     while (next < count) await worker(next++);
   });
   await Promise.all(lanes);
+}
+
+/**
+ * CPU time (ms) used so far by every PostgreSQL process on this machine (the server, its
+ * backends and workers), from /proc — for "what a request costs the database" beside what it
+ * costs Node. Counts whole clock ticks of each process, so read it around many requests.
+ * NaN where /proc is not readable (not Linux, or a database on another machine).
+ */
+export function postgresCpuMs(): number {
+  try {
+    const ticksPerSecond = 100; // USER_HZ on Linux
+    let ticks = 0;
+    for (const entry of readdirSync('/proc')) {
+      if (!/^\d+$/.test(entry)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      } catch {
+        continue; // gone meanwhile
+      }
+      const close = stat.lastIndexOf(')');
+      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+      const fields = stat.slice(close + 2).split(' ');
+      // after "pid (comm) ": state is field 3, utime 14, stime 15 → indexes 11 and 12 here
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return (ticks / ticksPerSecond) * 1000;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 // ── the machine ────────────────────────────────────────────────────────────────────────────

@@ -1,4 +1,5 @@
 import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import { sql } from 'drizzle-orm';
 import { chromium } from 'playwright-core';
 import { rowsOf } from '../../sync-server/src/db/open-database.ts';
@@ -13,6 +14,7 @@ import {
   median,
   onCleanup,
   percentile,
+  postgresCpuMs,
   printMachine,
   printTable,
   ratio,
@@ -203,6 +205,8 @@ async function serverCheck(db: Awaited<ReturnType<typeof startE2eServer>>['db'],
     [from, to]: readonly [number, number],
   ) => {
     const start = performance.now();
+    const cpu0 = process.cpuUsage();
+    const pg0 = postgresCpuMs();
     await Promise.all(
       Array.from({ length: BOOKERS }, async (_, booker) => {
         for (let round = from; round < to; round++) {
@@ -212,8 +216,13 @@ async function serverCheck(db: Awaited<ReturnType<typeof startE2eServer>>['db'],
         }
       }),
     );
+    const cpu = process.cpuUsage(cpu0);
+    cpuMs.set(into, (cpuMs.get(into) ?? 0) + (cpu.user + cpu.system) / 1000);
+    pgCpuMs.set(into, (pgCpuMs.get(into) ?? 0) + postgresCpuMs() - pg0);
     return performance.now() - start;
   };
+  const cpuMs = new Map<number[], number>();
+  const pgCpuMs = new Map<number[], number>();
 
   // Each booker books 20 different people onto the class times in turn: every class time is
   // written by many bookers at once (the contention the lock is for).
@@ -257,13 +266,30 @@ async function serverCheck(db: Awaited<ReturnType<typeof startE2eServer>>['db'],
 
   // The two alternate, a quarter of the rounds at a time, so both meet the same machine: the
   // floor alone moved 19–41 ms between runs a minute apart.
+  // SCHEDULE_BENCH_NODE_PROFILE=file.cpuprofile: the server process's CPU profile over the
+  // pushes only (not the seeding or the floor), for DevTools.
+  const nodeProfilePath = process.env.SCHEDULE_BENCH_NODE_PROFILE;
+  const inspector = nodeProfilePath ? new Session() : null;
+  if (inspector) {
+    inspector.connect();
+    await inspector.post('Profiler.enable');
+  }
   let real = 0;
   let floor = 0;
   for (let phase = 0; phase < PHASES; phase++) {
     const rounds = [(phase * PER_BOOKER) / PHASES, ((phase + 1) * PER_BOOKER) / PHASES] as const;
     floor += await run(bareInsert, floorLatencies, rounds);
+    await inspector?.post('Profiler.start');
     real += await run(push, latencies, rounds);
+    if (inspector && nodeProfilePath) {
+      const { profile } = await inspector.post('Profiler.stop');
+      writeFileSync(
+        nodeProfilePath.replace(/(\.cpuprofile)?$/, `-${phase}.cpuprofile`),
+        JSON.stringify(profile),
+      );
+    }
   }
+  inspector?.disconnect();
 
   const [check] = rowsOf<{ over: number; booked: number; waiting: number }>(
     await db.execute(sql`select count(*) filter (where booked_count > capacity)::int as over,
@@ -273,13 +299,25 @@ async function serverCheck(db: Awaited<ReturnType<typeof startE2eServer>>['db'],
   const total = BOOKERS * PER_BOOKER;
   printTable(
     `The server's check of a booking — ${BOOKERS} concurrent bookers × ${PER_BOOKER} (${total} requests) on ${BOOKERS} class times with 30 places free, floor and push taking turns ${PHASES} times`,
-    ['', 'p50 ms', 'p95 ms', 'bookings/s', 'vs floor (p50)'],
+    [
+      '',
+      'p50 ms',
+      'p95 ms',
+      'bookings/s',
+      'CPU ms a booking: Node',
+      'PostgreSQL',
+      'Node busy',
+      'vs floor (p50)',
+    ],
     [
       [
         'bare conditional INSERT (floor)',
         fmt(median(floorLatencies), 1),
         fmt(percentile(floorLatencies, 95), 1),
         fmt(total / (floor / 1000)),
+        fmt((cpuMs.get(floorLatencies) ?? 0) / total, 2),
+        fmt((pgCpuMs.get(floorLatencies) ?? Number.NaN) / total, 2),
+        `${fmt(((cpuMs.get(floorLatencies) ?? 0) / floor) * 100)} %`,
         '1.00×',
       ],
       [
@@ -287,6 +325,9 @@ async function serverCheck(db: Awaited<ReturnType<typeof startE2eServer>>['db'],
         fmt(median(latencies), 1),
         fmt(percentile(latencies, 95), 1),
         fmt(total / (real / 1000)),
+        fmt((cpuMs.get(latencies) ?? 0) / total, 2),
+        fmt((pgCpuMs.get(latencies) ?? Number.NaN) / total, 2),
+        `${fmt(((cpuMs.get(latencies) ?? 0) / real) * 100)} %`,
         ratio(median(latencies) / median(floorLatencies)),
       ],
     ],
