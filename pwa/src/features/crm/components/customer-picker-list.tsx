@@ -29,6 +29,9 @@ export function CustomerPickerList({
   const found = useRosterSearch({ q, tag: undefined, sort: 'lastName', dir: 'asc' }, pageSize);
   const results = { ...found, rows: found.rows.filter((row) => !exclude.includes(row.userId)) };
   const [pending, setPending] = useState<string | null>(null);
+  // The previous search's rows stay on screen while the next one loads (use-roster-search.ts):
+  // they are marked as such, so nobody picks from a list that is about to change.
+  const searching = results.status === 'loading' && results.rows.length > 0;
 
   const pick = async (row: RosterRow) => {
     const answer = onSelect(row);
@@ -64,30 +67,40 @@ export function CustomerPickerList({
           No customers match your search.
         </p>
       ) : (
-        <ul
-          className="crm-picker-list"
-          aria-label="Customers"
-          aria-busy={pending ? true : undefined}
-        >
-          {results.rows.map((row) => {
-            const busy = pending === row.rosterId;
-            return (
-              <li key={row.rosterId}>
-                <button
-                  type="button"
-                  className="crm-picker-row"
-                  disabled={pending !== null}
-                  aria-busy={busy ? true : undefined}
-                  onClick={() => void pick(row)}
-                >
-                  <span className="crm-picker-name">{fullNameOf(row)}</span>
-                  {row.email && <span className="crm-muted">{row.email}</span>}
-                  {busy && <span className="crm-spinner" role="status" aria-label="Working…" />}
-                </button>
-              </li>
-            );
-          })}
-        </ul>
+        <>
+          <p role="status" className="crm-loading crm-picker-searching">
+            {searching && (
+              <>
+                <span className="crm-spinner" aria-hidden="true" />
+                Searching…
+              </>
+            )}
+          </p>
+          <ul
+            className="crm-picker-list"
+            aria-label="Customers"
+            aria-busy={pending || searching ? true : undefined}
+          >
+            {results.rows.map((row) => {
+              const busy = pending === row.rosterId;
+              return (
+                <li key={row.rosterId}>
+                  <button
+                    type="button"
+                    className="crm-picker-row"
+                    disabled={pending !== null}
+                    aria-busy={busy ? true : undefined}
+                    onClick={() => void pick(row)}
+                  >
+                    <span className="crm-picker-name">{fullNameOf(row)}</span>
+                    {row.email && <span className="crm-muted">{row.email}</span>}
+                    {busy && <span className="crm-spinner" role="status" aria-label="Working…" />}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </>
       )}
       {results.hasMore && (
         <button
