@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { errorCodesOf } from '../db/postgres-errors.ts';
-import { addMembership, insertTestUser } from '../testing/auth-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
-import { booking, seedSyncOrg } from '../testing/sync-fixtures.ts';
+import { booking, insertCustomer, seedSyncOrg } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 import type { Actor } from '../sync/actor.ts';
@@ -51,11 +50,8 @@ describe.each(testDatabaseKinds)('a failing statement of a booking push on %s', 
   });
   afterAll(() => t?.close());
 
-  const customer = async (firstName = 'Member', lastName = 'One') => {
-    const user = await insertTestUser(t.db, { firstName, lastName });
-    await addMembership(t.db, user.id, a.org.id, 'customer');
-    return user.id;
-  };
+  const customer = async (firstName = 'Member', lastName = 'One') =>
+    (await insertCustomer(t.db, a.org.id, { firstName, lastName })).id;
   const pushed = async (doc: ReturnType<typeof booking>) => {
     const collection = collectionDefinitions.bookings;
     return pushChanges(t.db, collection, actor, collection.scopeFor(actor), [

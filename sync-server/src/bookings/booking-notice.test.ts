@@ -4,7 +4,13 @@ import { bookings, notificationOutbox } from '@platform/schema/db';
 import { addMembership, insertTestUser } from '../testing/auth-fixtures.ts';
 import { drainJobs, settledEmailsTo } from '../testing/job-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
-import { booking, seedSyncOrg, waitForVisibility, type Person } from '../testing/sync-fixtures.ts';
+import {
+  booking,
+  pushNewAs,
+  seedSyncOrg,
+  waitForVisibility,
+  type Person,
+} from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { queueBookingReminders } from './booking-notice.service.ts';
 
@@ -24,13 +30,7 @@ describe('booking notices on PostgreSQL and PGlite', () => {
   });
   afterAll(async () => t?.close());
 
-  const pushNew = (who: Person, docs: object[]) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/sync/bookings/push',
-      headers: who.jar.headers(),
-      payload: docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
-    });
+  const pushNew = (who: Person, docs: object[]) => pushNewAs(t, who, 'bookings', docs);
   const pushes = async (userIds: string[]) =>
     await t.db.select().from(notificationOutbox).where(inArray(notificationOutbox.userId, userIds));
 

@@ -33,6 +33,10 @@ import { drainJobs } from '../testing/job-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
 import {
   booking,
+  pulledAs,
+  pushAs,
+  pushChangeAs,
+  pushNewAs,
   seedSyncOrg,
   signedInCustomer,
   waitForVisibility,
@@ -109,22 +113,10 @@ describe.each(testDatabaseKinds)('attacks on pay at booking (%s)', (kind) => {
       payload: { orgId },
     });
   const order = payOrder;
-  const push = (who: Person, rows: unknown) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/sync/bookings/push',
-      headers: who.jar.headers(),
-      payload: rows as object,
-    });
-  const request = (who: Person, doc: object) =>
-    push(who, [{ assumedMasterState: null, newDocumentState: doc }]);
+  const push = (who: Person, rows: unknown) => pushAs(t, who, 'bookings', rows);
+  const request = (who: Person, doc: object) => pushNewAs(t, who, 'bookings', [doc]);
   const change = (who: Person, master: Doc, next: Record<string, unknown>) =>
-    push(who, [
-      {
-        assumedMasterState: master,
-        newDocumentState: { ...master, updatedAt: new Date().toISOString(), ...next },
-      },
-    ]);
+    pushChangeAs(t, who, 'bookings', master, next);
   /** A booking request made just now (no "refused offline" notice queued). */
   const fresh = (orgId: string, customerUserId: string, over: Record<string, unknown> = {}) => {
     const at = new Date().toISOString();
@@ -160,17 +152,7 @@ describe.each(testDatabaseKinds)('attacks on pay at booking (%s)', (kind) => {
   const kept = async (bookingId: string) =>
     (await succeeded(bookingId)).reduce((sum, c) => sum + c.amountMinor, 0) -
     (await refundsFor(bookingId)).reduce((sum, r) => sum + r.amountMinor, 0);
-  const pulled = async (who: Person, id: string): Promise<Doc> => {
-    await waitForVisibility(t.db);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/sync/bookings/pull?batchSize=1000',
-      headers: who.jar.headers(),
-    });
-    const found = (res.json() as { documents: Doc[] }).documents.find((d) => d.id === id);
-    if (!found) throw new Error(`booking ${id} not pulled`);
-    return found;
-  };
+  const pulled = async (who: Person, id: string) => (await pulledAs(t, who, 'bookings', id)) as Doc;
   const bookedCount = async (occurrenceId: string) =>
     (
       await t.db
@@ -1391,16 +1373,8 @@ describe.each(testDatabaseKinds)('attacks on the booking-payments collection (%s
         rank[status]!,
       );
     }
-    const request = (doc: object) =>
-      pushTo('bookings', headersOf(me), [{ assumedMasterState: null, newDocumentState: doc }]);
-    const bookingAsPulled = async (id: string) => {
-      await waitForVisibility(t.db);
-      const res = await t.app.inject({
-        url: '/api/sync/bookings/pull?batchSize=1000',
-        headers: headersOf(me),
-      });
-      return (res.json().documents as Doc[]).find((d) => d.id === id)!;
-    };
+    const request = (doc: object) => pushNewAs(t, me, 'bookings', [doc]);
+    const bookingAsPulled = async (id: string) => (await pulledAs(t, me, 'bookings', id)) as Doc;
     const noJobs = { enqueue: async () => 'not queued' };
 
     it('paid → used → refund-due → refunded, when the customer cancels in time', async () => {

@@ -19,9 +19,12 @@ import { drainJobs, settledEmailsTo } from '../testing/job-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
 import {
   booking,
+  pullAs,
+  pulledAs,
+  pushAs,
+  pushNewAs,
   seedSyncOrg,
   signedInCustomer,
-  waitForVisibility,
   type Person,
 } from '../testing/sync-fixtures.ts';
 import { payCards, payOrder } from '../testing/booking-pay-fixtures.ts';
@@ -54,15 +57,8 @@ describe.each(testDatabaseKinds)('paying for a place at booking on %s', (kind) =
       payload: { orgId: a.org.id, ...body },
     });
   const order = payOrder;
-  const push = (who: Person, rows: unknown) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/sync/bookings/push',
-      headers: who.jar.headers(),
-      payload: rows as object,
-    });
-  const request = (who: Person, doc: object) =>
-    push(who, [{ assumedMasterState: null, newDocumentState: doc }]);
+  const push = (who: Person, rows: unknown) => pushAs(t, who, 'bookings', rows);
+  const request = (who: Person, doc: object) => pushNewAs(t, who, 'bookings', [doc]);
   const stored = async (id: string) =>
     (await t.db.select().from(bookings).where(eq(bookings.id, id)))[0]!;
   const paymentsOf = (bookingId: string) =>
@@ -87,15 +83,7 @@ describe.each(testDatabaseKinds)('paying for a place at booking on %s', (kind) =
         ),
       );
   };
-  const pulled = async (who: Person, id: string) => {
-    await waitForVisibility(t.db);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/sync/bookings/pull?batchSize=1000',
-      headers: who.jar.headers(),
-    });
-    return res.json().documents.find((d: { id: string }) => d.id === id);
-  };
+  const pulled = (who: Person, id: string) => pulledAs(t, who, 'bookings', id);
 
   it('pays once for a priced class, then books it with that payment', async () => {
     const { occurrence } = await insertOccurrence(t.db, a.org.id, { priceMinor: 1_500 });
@@ -358,12 +346,7 @@ describe.each(testDatabaseKinds)('paying for a place at booking on %s', (kind) =
     const doc = booking(a.org.id, me.id, { occurrenceId: occurrence.id });
     const body = order(doc.id, me.id, occurrence.id);
     const receiptsOf = async (who: Person) => {
-      await waitForVisibility(t.db);
-      const res = await t.app.inject({
-        method: 'GET',
-        url: '/api/sync/booking-payments/pull?batchSize=1000',
-        headers: who.jar.headers(),
-      });
+      const res = await pullAs(t, who, 'booking-payments', '?batchSize=1000');
       expect(res.statusCode).toBe(200);
       return (res.json().documents as Array<{ id: string; _deleted: boolean }>).filter(
         (d) => d.id === body.checkoutId,

@@ -10,9 +10,16 @@ import {
 } from '@platform/schema/db';
 import { bookingMessages, pastCutoffMessage } from '@platform/schema/bookings/booking.rules';
 import { appointmentMessages } from '@platform/schema/schedule/appointments.zod';
-import { addMembership, insertTestUser } from '../testing/auth-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
-import { booking, seedSyncOrg, waitForVisibility, type Person } from '../testing/sync-fixtures.ts';
+import {
+  booking,
+  insertCustomers,
+  pulledAs,
+  pushAs,
+  pushNewAs,
+  seedSyncOrg,
+  type Person,
+} from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
@@ -21,18 +28,8 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
   let a: Awaited<ReturnType<typeof seedSyncOrg>>;
   let b: Awaited<ReturnType<typeof seedSyncOrg>>;
 
-  const push = (who: Person, rows: unknown) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/sync/bookings/push',
-      headers: who.jar.headers(),
-      payload: rows as object,
-    });
-  const pushNew = (who: Person, docs: object[]) =>
-    push(
-      who,
-      docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
-    );
+  const push = (who: Person, rows: unknown) => pushAs(t, who, 'bookings', rows);
+  const pushNew = (who: Person, docs: object[]) => pushNewAs(t, who, 'bookings', docs);
   const stored = async (id: string) => {
     const [row] = await t.db.select().from(bookings).where(eq(bookings.id, id));
     return row!;
@@ -45,25 +42,9 @@ describe.each(testDatabaseKinds)('booking a class time on %s', (kind) => {
     return row!;
   };
   /** The document as the device holds it after the verdict replicated back. */
-  const pulled = async (who: Person, id: string) => {
-    await waitForVisibility(t.db);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/sync/bookings/pull?batchSize=1000',
-      headers: who.jar.headers(),
-    });
-    return res.json().documents.find((d: { id: string }) => d.id === id);
-  };
+  const pulled = (who: Person, id: string) => pulledAs(t, who, 'bookings', id);
   /** Customers of `a`'s organisation, each with nothing but a membership. */
-  const customers = async (n: number) => {
-    const ids: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const user = await insertTestUser(t.db);
-      await addMembership(t.db, user.id, a.org.id, 'customer');
-      ids.push(user.id);
-    }
-    return ids;
-  };
+  const customers = (n: number) => insertCustomers(t.db, a.org.id, n);
 
   beforeAll(async () => {
     t = await createTestApp(kind);

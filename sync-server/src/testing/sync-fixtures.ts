@@ -47,14 +47,31 @@ export async function seedSyncOrg(app: FastifyInstance, db: Db) {
   };
 }
 
+/** A new customer of the organisation with nothing but a membership (not signed in). */
+export async function insertCustomer(
+  db: Db,
+  orgId: string,
+  values: Parameters<typeof insertTestUser>[1] = {},
+) {
+  const user = await insertTestUser(db, values);
+  await addMembership(db, user.id, orgId, 'customer');
+  return user;
+}
+
+/** The ids of `n` new customers of the organisation, made one after the other (not signed in). */
+export async function insertCustomers(db: Db, orgId: string, n: number): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push((await insertCustomer(db, orgId)).id);
+  return ids;
+}
+
 /** A new customer of the organisation, signed in to its customer app. */
 export async function signedInCustomer(
   app: FastifyInstance,
   db: Db,
   orgId: string,
 ): Promise<Person> {
-  const user = await insertTestUser(db);
-  await addMembership(db, user.id, orgId, 'customer');
+  const user = await insertCustomer(db, orgId);
   const { jar } = await logInAs(app, user.email ?? '', {
     profileType: 'use-customer',
     profileOrgId: orgId,
@@ -172,6 +189,43 @@ export function pushNewAs(t: TestApp, who: Person, collection: string, docs: unk
     collection,
     docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
   );
+}
+
+/** A replicated document as a device holds it. */
+export type SyncDoc = Record<string, unknown> & { id: string };
+
+/**
+ * The document `id` as `who`'s device holds it after a pull of up to 1,000 documents of the
+ * collection. Throws when the pull does not answer 200 or does not hold the document.
+ */
+export async function pulledAs(
+  t: TestApp,
+  who: Person,
+  collection: string,
+  id: string,
+): Promise<SyncDoc> {
+  const res = await pullAs(t, who, collection, '?batchSize=1000');
+  if (res.statusCode !== 200)
+    throw new Error(`pull of ${collection} answered ${res.statusCode}: ${res.body}`);
+  const found = (res.json() as { documents: SyncDoc[] }).documents.find((d) => d.id === id);
+  if (!found) throw new Error(`${collection} ${id} not pulled`);
+  return found;
+}
+
+/** A push of a change to a document the device holds as `master`: `next` over it, updated now. */
+export function pushChangeAs(
+  t: TestApp,
+  who: Person,
+  collection: string,
+  master: object,
+  next: Record<string, unknown>,
+) {
+  return pushAs(t, who, collection, [
+    {
+      assumedMasterState: master,
+      newDocumentState: { ...master, updatedAt: new Date().toISOString(), ...next },
+    },
+  ]);
 }
 
 /**
