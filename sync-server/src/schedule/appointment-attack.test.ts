@@ -29,9 +29,13 @@ import { addMembership, insertTestUser, linkChild } from '../testing/auth-fixtur
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
 import {
   booking,
+  pullAs,
+  pulledAs,
+  pushAs,
+  pushChangeAs,
+  pushNewAs,
   seedSyncOrg,
   signedInCustomer,
-  waitForVisibility,
   type Person,
 } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
@@ -95,43 +99,20 @@ describe(`attacks on appointments (${kind})`, () => {
       ...(payload ? { payload } : {}),
     });
   const push = (who: Person, rows: unknown, collection = 'bookings') =>
-    t.app.inject({
-      method: 'POST',
-      url: `/api/sync/${collection}/push`,
-      headers: who.jar.headers(),
-      payload: rows as object,
-    });
-  const pushNew = (who: Person, docs: object[]) =>
-    push(
-      who,
-      docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
-    );
+    pushAs(t, who, collection, rows);
+  const pushNew = (who: Person, docs: object[]) => pushNewAs(t, who, 'bookings', docs);
   const change = (who: Person, master: Doc, next: Record<string, unknown>) =>
-    push(who, [
-      {
-        assumedMasterState: master,
-        newDocumentState: { ...master, updatedAt: new Date().toISOString(), ...next },
-      },
-    ]);
+    pushChangeAs(t, who, 'bookings', master, next);
   const stored = async (id: string) =>
     (await t.db.select().from(bookings).where(eq(bookings.id, id)))[0];
   const timeRow = async (id: string) =>
     (await t.db.select().from(classOccurrences).where(eq(classOccurrences.id, id)))[0];
   const pull = async (who: Person, collection: string): Promise<Doc[]> => {
-    await waitForVisibility(t.db);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: `/api/sync/${collection}/pull?batchSize=1000`,
-      headers: who.jar.headers(),
-    });
+    const res = await pullAs(t, who, collection, '?batchSize=1000');
     expect(res.statusCode, res.body).toBe(200);
     return (res.json() as { documents: Doc[] }).documents;
   };
-  const pulled = async (who: Person, id: string): Promise<Doc> => {
-    const found = (await pull(who, 'bookings')).find((d) => d.id === id);
-    if (!found) throw new Error(`booking ${id} not pulled`);
-    return found;
-  };
+  const pulled = async (who: Person, id: string) => (await pulledAs(t, who, 'bookings', id)) as Doc;
   const customer = (org: Org = a) => signedInCustomer(t.app, t.db, org.org.id);
 
   /** A new member of staff (no claims) with `hours` saved by the organisation's manager. */

@@ -21,6 +21,9 @@ import {
 import { addMembership, insertTestUser, logInAs } from '../testing/auth-fixtures.ts';
 import {
   booking,
+  pullAs,
+  pulledAs,
+  pushNewAs,
   seedSyncOrg,
   signedInCustomer,
   waitForVisibility,
@@ -124,28 +127,10 @@ describe.each(testDatabaseKinds)('appointments on %s', (kind) => {
       },
       ...over,
     });
-  const pushNew = (who: Person, docs: object[]) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/sync/bookings/push',
-      headers: who.jar.headers(),
-      payload: docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
-    });
+  const pushNew = (who: Person, docs: object[]) => pushNewAs(t, who, 'bookings', docs);
   const stored = async (id: string) =>
     (await t.db.select().from(bookings).where(eq(bookings.id, id)))[0];
-  const pulled = async (who: Person, id: string) => {
-    await waitForVisibility(t.db);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/sync/bookings/pull?batchSize=1000',
-      headers: who.jar.headers(),
-    });
-    const found = (res.json() as { documents: Array<{ id: string }> }).documents.find(
-      (d) => d.id === id,
-    );
-    if (!found) throw new Error(`booking ${id} not pulled`);
-    return found as Record<string, unknown>;
-  };
+  const pulled = (who: Person, id: string) => pulledAs(t, who, 'bookings', id);
   const customer = () => signedInCustomer(t.app, t.db, a.org.id);
 
   it('books a slot for exactly one of 20 customers asking for it at once', async () => {
@@ -454,11 +439,7 @@ describe.each(testDatabaseKinds)('appointments on %s', (kind) => {
   it('replicates types and hours to the organisation’s members only, read-only', async () => {
     await waitForVisibility(t.db);
     const pull = async (who: Person, collection: string) => {
-      const res = await t.app.inject({
-        method: 'GET',
-        url: `/api/sync/${collection}/pull?batchSize=1000`,
-        headers: who.jar.headers(),
-      });
+      const res = await pullAs(t, who, collection, '?batchSize=1000');
       expect(res.statusCode).toBe(200);
       return (res.json() as { documents: Array<{ id: string; orgId: string }> }).documents;
     };

@@ -7,6 +7,9 @@ import { addMembership, insertTestUser, linkChild } from '../testing/auth-fixtur
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
 import {
   booking,
+  pulledAs,
+  pushChangeAs,
+  pushNewAs,
   seedSyncOrg,
   signedInCustomer,
   waitForVisibility,
@@ -37,26 +40,10 @@ describe(`attacks on bookings and the schedule (${kind})`, () => {
   });
   afterAll(async () => t?.close());
 
-  const push = (who: Person, rows: unknown) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/sync/bookings/push',
-      headers: who.jar.headers(),
-      payload: rows as object,
-    });
-  const pushNew = (who: Person, docs: object[]) =>
-    push(
-      who,
-      docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
-    );
+  const pushNew = (who: Person, docs: object[]) => pushNewAs(t, who, 'bookings', docs);
   /** A change of a document the device holds as `master`. */
   const change = (who: Person, master: Doc, next: Record<string, unknown>) =>
-    push(who, [
-      {
-        assumedMasterState: master,
-        newDocumentState: { ...master, updatedAt: new Date().toISOString(), ...next },
-      },
-    ]);
+    pushChangeAs(t, who, 'bookings', master, next);
   const stored = async (id: string) => {
     const [row] = await t.db.select().from(bookings).where(eq(bookings.id, id));
     return row;
@@ -68,17 +55,7 @@ describe(`attacks on bookings and the schedule (${kind})`, () => {
       .where(eq(classOccurrences.id, id));
     return row;
   };
-  const pulled = async (who: Person, id: string): Promise<Doc> => {
-    await waitForVisibility(t.db);
-    const res = await t.app.inject({
-      method: 'GET',
-      url: '/api/sync/bookings/pull?batchSize=1000',
-      headers: who.jar.headers(),
-    });
-    const found = (res.json() as { documents: Doc[] }).documents.find((d) => d.id === id);
-    if (!found) throw new Error(`booking ${id} not pulled`);
-    return found;
-  };
+  const pulled = async (who: Person, id: string) => (await pulledAs(t, who, 'bookings', id)) as Doc;
   const call = (
     who: Person | null,
     method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',

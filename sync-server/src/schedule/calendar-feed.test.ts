@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calendarFeeds } from '@platform/schema/db';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
-import { booking, seedSyncOrg, type Person } from '../testing/sync-fixtures.ts';
+import { booking, pushNewAs, seedSyncOrg, type Person } from '../testing/sync-fixtures.ts';
 import { createTestApp } from '../testing/test-app.ts';
 import { testDatabaseKinds } from '../testing/test-database.ts';
 
@@ -16,13 +16,7 @@ describe.each(testDatabaseKinds)('the private calendar feed on %s', (kind) => {
   });
   afterAll(async () => t?.close());
 
-  const book = (who: Person, docs: object[]) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/api/sync/bookings/push',
-      headers: who.jar.headers(),
-      payload: docs.map((doc) => ({ assumedMasterState: null, newDocumentState: doc })),
-    });
+  const book = (who: Person, docs: object[]) => pushNewAs(t, who, 'bookings', docs);
   const feed = (who: Person, method: 'GET' | 'POST' | 'DELETE') =>
     t.app.inject({ method, url: '/api/schedule/calendar-feed', headers: who.jar.headers() });
   const fetchFeed = (url: string) => t.app.inject({ method: 'GET', url: new URL(url).pathname });

@@ -1,10 +1,10 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addMembership, insertTestUser } from '../testing/auth-fixtures.ts';
 import { insertOccurrence } from '../testing/schedule-fixtures.ts';
 import {
   booking,
-  pullAs,
+  insertCustomers,
+  pulledAs,
   pushAs,
   pushNewAs,
   seedSyncOrg,
@@ -127,19 +127,8 @@ describe.runIf(process.env.DATABASE_URL)('the statements of a booking push on po
   let t: Awaited<ReturnType<typeof createTestApp>>;
   let a: Awaited<ReturnType<typeof seedSyncOrg>>;
 
-  const pulled = async (who: Person, id: string) =>
-    (await pullAs(t, who, 'bookings', '?batchSize=1000'))
-      .json()
-      .documents.find((d: { id: string }) => d.id === id);
-  const customers = async (n: number) => {
-    const ids: string[] = [];
-    for (let i = 0; i < n; i++) {
-      const user = await insertTestUser(t.db);
-      await addMembership(t.db, user.id, a.org.id, 'customer');
-      ids.push(user.id);
-    }
-    return ids;
-  };
+  const pulled = (who: Person, id: string) => pulledAs(t, who, 'bookings', id);
+  const customers = (n: number) => insertCustomers(t.db, a.org.id, n);
 
   beforeAll(async () => {
     t = await createTestApp('postgres');
