@@ -356,13 +356,21 @@ async function monthView(url: string) {
   console.log(
     `First visit: the replica of ~10k class times and 100k bookings filled in ${fmt((performance.now() - pullStart) / 1000, 1)} s.`,
   );
-  await page.locator('button[aria-label="Month view"]').click();
-  await page
-    .getByRole('button', { name: /Class \d+/ })
-    .first()
-    .waitFor();
+  // The month view, paced as every move below is: the next click once the shown month's own
+  // query has answered (before, the first Next came while that read was still under way).
+  const openMonthView = async () => {
+    await page.evaluate(`performance.clearMeasures(${JSON.stringify(QUERY_MEASURE)})`);
+    await page.locator('button[aria-label="Month view"]').click();
+    await page
+      .getByRole('button', { name: /Class \d+/ })
+      .first()
+      .waitFor();
+    await page.waitForFunction(latestMeasure, QUERY_MEASURE, { timeout: 30_000 });
+  };
+  await openMonthView();
 
-  // SCHEDULE_BENCH_PROFILE=file.cpuprofile: the page's CPU profile over the months (DevTools).
+  // SCHEDULE_BENCH_PROFILE=file.cpuprofile: the page's CPU profile over the months forwards, and
+  // beside it (file-backwards.cpuprofile) backwards, for DevTools.
   const profilePath = process.env.SCHEDULE_BENCH_PROFILE;
   const cdp = profilePath ? await page.context().newCDPSession(page) : null;
   if (cdp) {
@@ -401,16 +409,24 @@ async function monthView(url: string) {
   const months: number[] = [];
   for (let i = 0; i < MONTH_RUNS; i++) months.push(await nextMonth(true));
   const monthQueries = queries.splice(0);
-  if (cdp && profilePath) {
+  const saveProfile = async (path: string, what: string) => {
+    if (!cdp) return;
     const { profile } = (await cdp.send('Profiler.stop')) as { profile: unknown };
-    writeFileSync(profilePath, JSON.stringify(profile));
-    console.log(`The page's CPU profile over the months: ${profilePath}`);
-  }
+    writeFileSync(path, JSON.stringify(profile));
+    console.log(`The page's CPU profile over ${what}: ${path}`);
+  };
+  if (profilePath) await saveProfile(profilePath, 'the months forwards');
 
   // The same months again, backwards (each month read once more as it comes into reach).
+  if (cdp) await cdp.send('Profiler.start');
   const previousMonths: number[] = [];
   for (let i = 0; i < MONTH_RUNS - 1; i++)
     previousMonths.push(await nextMonth(true, 'Previous Month'));
+  if (profilePath)
+    await saveProfile(
+      profilePath.replace(/(\.cpuprofile)?$/, '-backwards.cpuprofile'),
+      'the months backwards',
+    );
   const previousQueries = queries.splice(0);
   for (let i = 0; i < MONTH_RUNS - 1; i++) await nextMonth(true);
 
@@ -463,6 +479,16 @@ async function monthView(url: string) {
     idb.close();
     return { error: null, times, windowTimes, store: names[0] + ' / ' + store + ' (' + most + ' records)' };
   })()`)) as { error: string | null; times: number[]; windowTimes?: number[]; store?: string };
+  // A second walk forwards from a page opened again (RxDB's memory of the first walk gone, the
+  // replica in IndexedDB kept): twice the months read for the first time, so the p95 is not
+  // simply the slowest of twelve.
+  await page.reload();
+  await page.getByRole('status').filter({ hasText: 'Synced' }).waitFor({ timeout: 120_000 });
+  await openMonthView();
+  queries.splice(0);
+  for (let i = 0; i < MONTH_RUNS; i++) months.push(await nextMonth(true));
+  const secondWalk = queries.splice(0);
+
   printTable(
     `The staff calendar's month from the replica (Chromium; ${MONTH_RUNS} months in turn; ~870 class times a month)`,
     ['', 'median ms', 'p95 ms', 'vs floor'],
@@ -496,7 +522,7 @@ async function monthView(url: string) {
   // A month read for the first time (going forwards) comes from IndexedDB; one read before
   // (going back over the same months) from RxDB's query cache, in a few milliseconds. Both are
   // shown apart: a median over the two together would be the cold reads' lowest.
-  const coldMs = monthQueries.map((q) => q.ms);
+  const coldMs = [...monthQueries, ...secondWalk].map((q) => q.ms);
   const cachedMs = previousQueries.map((q) => q.ms);
   const floorMs = floor.windowTimes ?? [];
   printTable(
@@ -510,7 +536,7 @@ async function monthView(url: string) {
         '1.00×',
       ],
       [
-        `Live query, a month read for the first time (${coldMs.length} forwards)`,
+        `Live query, a month read for the first time (${coldMs.length} forwards, in two walks)`,
         fmt(median(coldMs), 1),
         fmt(percentile(coldMs, 95), 1),
         ratio(median(coldMs) / median(floorMs)),
@@ -524,14 +550,14 @@ async function monthView(url: string) {
     ],
   );
   console.log(
-    `A month's data read for the first time under 100 ms (target): ${median(coldMs) < 100 ? 'yes' : 'NO'} (median ${fmt(median(coldMs), 1)} ms, p95 ${fmt(percentile(coldMs, 95), 1)} ms).`,
+    `A month's data read for the first time under 100 ms (target): median ${median(coldMs) < 100 ? 'yes' : 'NO'} (${fmt(median(coldMs), 1)} ms), p95 ${percentile(coldMs, 95) < 100 ? 'yes' : 'NO'} (${fmt(percentile(coldMs, 95), 1)} ms).`,
   );
   console.log(
     `Next month against the empty month: ${ratio(median(months) / median(emptyMonths))} (${fmt(median(months) - median(emptyMonths), 1)} ms more; ${emptyEvents} events in the last empty month).`,
   );
   console.log(`Each month, ms: ${months.map((ms) => fmt(ms)).join(', ')}`);
   console.log(
-    `Each shown month's live query, ms (forwards, then backwards): ${queryMs.map((ms) => fmt(ms)).join(', ')}`,
+    `Each shown month's live query, ms (forwards, then backwards, then the second walk forwards): ${[...queryMs, ...secondWalk.map((q) => q.ms)].map((ms) => fmt(ms)).join(', ')}`,
   );
   console.log(`Each previous month, ms: ${previousMonths.map((ms) => fmt(ms)).join(', ')}`);
   console.log(`Each empty month, ms: ${emptyMonths.map((ms) => fmt(ms)).join(', ')}`);
