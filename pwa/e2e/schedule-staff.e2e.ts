@@ -219,4 +219,37 @@ describe('the staff calendar', () => {
     await page.getByRole('button', { name: /Busy 16/ }).waitFor();
     expect(await page.getByRole('button', { name: /Busy 06/ }).count()).toBe(1);
   });
+  it('reads the month shown first, then the month after, then the month before (issue 16)', async () => {
+    const page = await (
+      await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    ).newPage();
+    await logIn(page, server.url, demoLogins.owner.email);
+    await page.goto(`${server.url}/dashboard/calendar`);
+    await page.getByRole('heading', { name: 'Schedule', level: 1 }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Synced' }).waitFor();
+    // Each read's User Timing measure (use-live-query.ts): asked → answered.
+    const names = ['shown range', 'range after', 'range before'].map(
+      (name) => `replica query: calendar ${name}`,
+    );
+    const allRead = () =>
+      page.waitForFunction((all) => {
+        const found = all.map((name) => performance.getEntriesByName(name).at(-1));
+        return found.every(Boolean)
+          ? found.map((m) => ({ start: m!.startTime, end: m!.startTime + m!.duration }))
+          : null;
+      }, names);
+    // The week's three reads first, so none of them answers after the month's clock starts.
+    await allRead();
+    await page.evaluate((all) => all.forEach((name) => performance.clearMeasures(name)), names);
+    await page.locator('button[aria-label="Month view"]').click();
+    const handle = await allRead();
+    const [shown, after, before] = (await handle.jsonValue()) as Array<{
+      start: number;
+      end: number;
+    }>;
+    // One read at a time: each asked once the one before it has answered.
+    expect(after!.start).toBeGreaterThanOrEqual(shown!.end);
+    expect(before!.start).toBeGreaterThanOrEqual(after!.end);
+    await page.context().close();
+  });
 });

@@ -536,13 +536,13 @@ async function monthView(url: string) {
         '1.00×',
       ],
       [
-        `Live query, a month read for the first time (${coldMs.length} forwards, in two walks)`,
+        `Live query, a month not shown before (${coldMs.length} forwards, in two walks)`,
         fmt(median(coldMs), 1),
         fmt(percentile(coldMs, 95), 1),
         ratio(median(coldMs) / median(floorMs)),
       ],
       [
-        `Live query, a month read before (${cachedMs.length} backwards)`,
+        `Live query, a month shown before (${cachedMs.length} backwards)`,
         fmt(median(cachedMs), 1),
         fmt(percentile(cachedMs, 95), 1),
         ratio(median(cachedMs) / median(floorMs)),
@@ -550,7 +550,7 @@ async function monthView(url: string) {
     ],
   );
   console.log(
-    `A month's data read for the first time under 100 ms (target): median ${median(coldMs) < 100 ? 'yes' : 'NO'} (${fmt(median(coldMs), 1)} ms), p95 ${percentile(coldMs, 95) < 100 ? 'yes' : 'NO'} (${fmt(percentile(coldMs, 95), 1)} ms).`,
+    `A month not shown before, its data under 100 ms (target): median ${median(coldMs) < 100 ? 'yes' : 'NO'} (${fmt(median(coldMs), 1)} ms), p95 ${percentile(coldMs, 95) < 100 ? 'yes' : 'NO'} (${fmt(percentile(coldMs, 95), 1)} ms).`,
   );
   console.log(
     `Next month against the empty month: ${ratio(median(months) / median(emptyMonths))} (${fmt(median(months) - median(emptyMonths), 1)} ms more; ${emptyEvents} events in the last empty month).`,

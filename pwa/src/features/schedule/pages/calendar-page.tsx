@@ -81,18 +81,16 @@ export function CalendarPage({
   const occurrencesQuery = useLiveQuery(db, 'occurrences', shown, 'calendar shown range');
   // The ranges either side are read once the shown one has answered, so they never hold it up
   // (until the calendar says its range, on its first render, the shown read is everything).
+  // The range after first (Next is the way a calendar is mostly walked), the one before once
+  // that has answered: one read at a time has IndexedDB and the main thread to itself.
   const around = windows && occurrencesQuery.answers === JSON.stringify(shown) ? db : null;
+  const after = within(windows?.after);
+  const afterQuery = useLiveQuery(around, 'occurrences', after, 'calendar range after');
   const beforeQuery = useLiveQuery(
-    around,
+    around && afterQuery.answers === JSON.stringify(after) ? around : null,
     'occurrences',
     within(windows?.before),
     'calendar range before',
-  );
-  const afterQuery = useLiveQuery(
-    around,
-    'occurrences',
-    within(windows?.after),
-    'calendar range after',
   );
   const read = useMemo(
     () => latestById(beforeQuery.documents, occurrencesQuery.documents, afterQuery.documents),
