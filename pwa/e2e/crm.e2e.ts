@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import { crmMessages, inviteMessages } from '@platform/schema/crm/crm.messages';
+import { guardianMessages } from '@platform/schema/families/families.messages';
 import { customerNotes, emailOutbox, rosterItems } from '@platform/schema/db';
 import {
   demoLogins,
@@ -401,13 +402,19 @@ describe('CRM', () => {
     await page.getByRole('heading', { name: `Robin Picker${suffix}`, level: 1 }).waitFor();
     await page.getByRole('button', { name: 'Manage parent/guardian accounts' }).click();
     const dialog = page.getByRole('dialog', { name: 'Manage parent/guardian accounts' });
+    // It opens on its first choice, the picker — not on the form's email below, which would
+    // say it is required the moment the picker is opened.
+    const choose = dialog.getByRole('button', { name: /Select a customer/ });
+    await expect
+      .poll(() => choose.evaluate((button) => button === document.activeElement))
+      .toBe(true);
 
     // spec §4 Customer picker: a spinner while it loads…
     await page.route('**/api/crm/customers?*', async (route) => {
       await new Promise((resolve) => setTimeout(resolve, 800));
       await route.continue();
     });
-    await dialog.getByRole('button', { name: /Select a customer/ }).click();
+    await choose.click();
     const picker = page.getByRole('dialog', { name: 'Select a customer' });
     await picker.getByRole('status').filter({ hasText: 'Loading customers…' }).waitFor();
     const search = picker.getByLabel('Search customers');
@@ -451,6 +458,7 @@ describe('CRM', () => {
     await picker.waitFor({ state: 'detached' });
     await dialog.getByText('Parent/guardian added.').waitFor();
     await dialog.getByRole('button', { name: `Remove Riley Picker${suffix}` }).waitFor();
+    expect(await dialog.getByText(guardianMessages.invalidEmail).count()).toBe(0);
     await page.context().close();
   });
 

@@ -125,6 +125,9 @@ function CustomerFamilyActions({
               value={null}
               // Nobody is their own guardian (the server refuses it too).
               exclude={[customer.userId]}
+              // The dialog opens on its first choice, not on the form below it, whose email
+              // would otherwise say it is required the moment the picker is opened.
+              autoFocus
               // An account without an email cannot be a guardian: the server says so.
               onChange={(row) =>
                 add({ email: row.email ?? '', firstName: row.firstName, lastName: row.lastName })

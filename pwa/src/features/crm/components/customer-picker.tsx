@@ -12,10 +12,19 @@ export type CustomerPickerProps = {
   disabled?: boolean;
   /** People never offered, by user id (the person whose guardian is being chosen). */
   exclude?: readonly string[];
+  /** Where a dialog's focus lands when it opens (modal.tsx `data-autofocus`). */
+  autoFocus?: boolean;
 };
 
 /** spec §2 Customer picker: a select-like button that opens the 'Select a customer' modal. */
-export function CustomerPicker({ label, value, onChange, disabled, exclude }: CustomerPickerProps) {
+export function CustomerPicker({
+  label,
+  value,
+  onChange,
+  disabled,
+  exclude,
+  autoFocus,
+}: CustomerPickerProps) {
   const [open, setOpen] = useState(false);
   const labelId = useId();
   const choose = async (customer: RosterRow) => {
@@ -31,6 +40,7 @@ export function CustomerPicker({ label, value, onChange, disabled, exclude }: Cu
         type="button"
         className="crm-picker-select"
         aria-haspopup="dialog"
+        data-autofocus={autoFocus ? '' : undefined}
         aria-labelledby={`${labelId} ${labelId}-value`}
         disabled={disabled}
         onClick={() => setOpen(true)}
