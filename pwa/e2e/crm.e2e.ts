@@ -400,9 +400,18 @@ describe('CRM', () => {
     await addCustomer('Rowan');
     await page.goto(`${env.server.url}/dashboard/crm/customers/${robin.id}`);
     await page.getByRole('heading', { name: `Robin Picker${suffix}`, level: 1 }).waitFor();
-    await page.getByRole('button', { name: 'Manage parent/guardian accounts' }).click();
     const dialog = page.getByRole('dialog', { name: 'Manage parent/guardian accounts' });
-    // It opens on its first choice, the picker — not on the form's email below, which would
+    const focusInDialog = () => dialog.evaluate((node) => node.contains(document.activeElement));
+    // Offline the picker is disabled: the dialog opens on its first field, never leaving focus
+    // behind it.
+    await page.context().setOffline(true);
+    await page.getByRole('button', { name: 'Manage parent/guardian accounts' }).click();
+    await expect.poll(focusInDialog).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await page.context().setOffline(false);
+    await page.getByRole('button', { name: 'Manage parent/guardian accounts' }).click();
+    // Online it opens on its first choice, the picker — not on the form's email below, which would
     // say it is required the moment the picker is opened.
     const choose = dialog.getByRole('button', { name: /Select a customer/ });
     await expect

@@ -14,7 +14,8 @@ function initialFocusOf(content: HTMLElement): HTMLElement | null {
   const body = content.querySelector<HTMLElement>('.modal-body');
   if (!body) return null;
   return (
-    body.querySelector<HTMLElement>('[data-autofocus]') ??
+    // A control marked but disabled cannot take focus: focus would stay behind the dialog.
+    body.querySelector<HTMLElement>('[data-autofocus]:not(:disabled)') ??
     body.querySelector<HTMLElement>(FIRST_FIELD) ??
     body.querySelector<HTMLElement>(FIRST_CONTROL)
   );

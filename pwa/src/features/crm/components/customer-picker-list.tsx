@@ -29,9 +29,9 @@ export function CustomerPickerList({
   const found = useRosterSearch({ q, tag: undefined, sort: 'lastName', dir: 'asc' }, pageSize);
   const results = { ...found, rows: found.rows.filter((row) => !exclude.includes(row.userId)) };
   const [pending, setPending] = useState<string | null>(null);
-  // The previous search's rows stay on screen while the next one loads (use-roster-search.ts):
-  // they are marked as such, so nobody picks from a list that is about to change.
-  const searching = results.status === 'loading' && results.rows.length > 0;
+  // The previous search's rows stay on screen until the search typed is answered
+  // (use-roster-search.ts): they are marked as such — they may still be picked.
+  const searching = results.refreshing && results.rows.length > 0;
 
   const pick = async (row: RosterRow) => {
     const answer = onSelect(row);
@@ -57,10 +57,14 @@ export function CustomerPickerList({
           onChange={(event) => setQ(event.target.value)}
         />
       </div>
-      {results.status === 'loading' && results.rows.length === 0 ? (
+      {results.rows.length === 0 && (results.status === 'loading' || results.refreshing) ? (
         <p role="status" className="crm-loading">
           <span className="crm-spinner" aria-hidden="true" />
           Loading customers…
+        </p>
+      ) : results.status === 'failed' ? (
+        <p className="form-error" role="alert">
+          We could not load your customers. Please try again.
         </p>
       ) : results.rows.length === 0 ? (
         <p role="status" className="crm-muted">

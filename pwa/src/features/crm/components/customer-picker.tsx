@@ -40,7 +40,8 @@ export function CustomerPicker({
         type="button"
         className="crm-picker-select"
         aria-haspopup="dialog"
-        data-autofocus={autoFocus ? '' : undefined}
+        // Offline the button is disabled: the dialog then opens on its first field instead.
+        data-autofocus={autoFocus && !disabled ? '' : undefined}
         aria-labelledby={`${labelId} ${labelId}-value`}
         disabled={disabled}
         onClick={() => setOpen(true)}

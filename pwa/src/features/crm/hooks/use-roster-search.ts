@@ -32,6 +32,11 @@ export type RosterResults = {
   loadingMore: boolean;
   /** 'device': the network is down and the search ran over the roster replicated here. */
   source: 'server' | 'device';
+  /**
+   * The rows on screen answer an earlier search than the one typed: while the typing settles
+   * (the debounce) and while the server answers the new search (the previous page is kept).
+   */
+  refreshing: boolean;
   loadMore: () => void;
   reload: () => void;
 };
@@ -119,8 +124,10 @@ export function useRosterSearch(
     [queryClient, userId, orgId],
   );
 
+  // What was typed and has not been searched for yet.
+  const typing = filters.q.trim() !== q;
   const device = useDeviceRoster(useServer ? null : { ...filters, q }, limit);
-  if (!useServer) return { ...device, reload };
+  if (!useServer) return { ...device, refreshing: typing, reload };
 
   const current = query.isPlaceholderData ? undefined : query.data;
   const first = current?.pages[0];
@@ -138,6 +145,7 @@ export function useRosterSearch(
     hasMore: current !== undefined && hasNextPage,
     loadingMore: isFetchingNextPage,
     source: 'server',
+    refreshing: typing || query.isPlaceholderData,
     loadMore: loadMoreFromServer,
     reload,
   };
@@ -147,7 +155,7 @@ export function useRosterSearch(
 function useDeviceRoster(
   filters: RosterFilters | null,
   limit: number,
-): Omit<RosterResults, 'reload'> {
+): Omit<RosterResults, 'reload' | 'refreshing'> {
   const { sync } = useAccountSync();
   const roster = useLiveQuery(filters ? (sync?.db ?? null) : null, 'roster');
   const [shown, setShown] = useState(limit);
