@@ -166,6 +166,16 @@ describe('the staff calendar', () => {
       .first()
       .waitFor({ timeout: 30_000 });
     expect(await axeViolations(page)).toEqual([]);
+    // Nothing runs past the screen: the week's title wraps, and each class keeps its places
+    // count in sight ("Morning yoga (0/12)", not "Morning yoga (0/1").
+    const overflow = await page.evaluate(() => {
+      const box = document.querySelector('.schedule-calendar')!;
+      const clipped = [...box.querySelectorAll('.schedule-list-title')].filter(
+        (title) => title.scrollWidth > title.clientWidth,
+      );
+      return { wider: box.scrollWidth - box.clientWidth, clipped: clipped.length };
+    });
+    expect(overflow).toEqual({ wider: 0, clipped: 0 });
     await context.close();
   });
 

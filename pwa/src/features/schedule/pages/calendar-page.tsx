@@ -235,6 +235,11 @@ export function CalendarPage({
             center: 'title',
             end: 'timeGridDay,timeGridWeek,dayGridMonth,listWeek',
           }}
+          // On a phone the title and the list's class names wrap (schedule.css) rather than
+          // run past the screen or lose their places count.
+          toolbarSectionClass="schedule-toolbar-section"
+          toolbarTitleClass="schedule-toolbar-title"
+          listItemEventTitleClass="schedule-list-title"
           buttons={{
             today: { text: 'Today', hint: 'Today' },
             day: { text: 'Day' },
