@@ -170,7 +170,7 @@ describe('the staff calendar', () => {
     // count in sight ("Morning yoga (0/12)", not "Morning yoga (0/1").
     const overflow = await page.evaluate(() => {
       const box = document.querySelector('.schedule-calendar')!;
-      const clipped = [...box.querySelectorAll('.schedule-list-title')].filter(
+      const clipped = Array.from(box.querySelectorAll('.schedule-list-title')).filter(
         (title) => title.scrollWidth > title.clientWidth,
       );
       return { wider: box.scrollWidth - box.clientWidth, clipped: clipped.length };

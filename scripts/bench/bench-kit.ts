@@ -65,33 +65,40 @@ export async function forEachConcurrently(count: number, concurrency: number, wo
 }
 
 /**
- * CPU time (ms) used so far by every PostgreSQL process on this machine (the server, its
- * backends and workers), from /proc — for "what a request costs the database" beside what it
- * costs Node. Counts whole clock ticks of each process, so read it around many requests.
- * NaN where /proc is not readable (not Linux, or a database on another machine).
+ * CPU time (ms) used so far by the PostgreSQL processes on this machine (the server, its
+ * backends and workers, and — through the server's own account of the children it has
+ * reaped — backends that have exited meanwhile), from /proc: what requests cost the database,
+ * beside what they cost Node. Counts whole clock ticks of each process, so read it around many
+ * requests. Every cluster on the machine is counted: other work on it is charged too. NaN where
+ * no PostgreSQL process can be seen (not Linux, or a database on another machine).
  */
 export function postgresCpuMs(): number {
+  const ticksPerSecond = 100; // USER_HZ on Linux
+  let ticks = 0;
+  let seen = 0;
+  let entries: string[];
   try {
-    const ticksPerSecond = 100; // USER_HZ on Linux
-    let ticks = 0;
-    for (const entry of readdirSync('/proc')) {
-      if (!/^\d+$/.test(entry)) continue;
-      let stat: string;
-      try {
-        stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      } catch {
-        continue; // gone meanwhile
-      }
-      const close = stat.lastIndexOf(')');
-      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
-      const fields = stat.slice(close + 2).split(' ');
-      // after "pid (comm) ": state is field 3, utime 14, stime 15 → indexes 11 and 12 here
-      ticks += Number(fields[11]) + Number(fields[12]);
-    }
-    return (ticks / ticksPerSecond) * 1000;
+    entries = readdirSync('/proc');
   } catch {
     return Number.NaN;
   }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+    } catch {
+      continue; // gone meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+    seen += 1;
+    const fields = stat.slice(close + 2).split(' ');
+    // After "pid (comm) " the state is field 3: utime (14), stime (15), and the reaped
+    // children's cutime (16) and cstime (17) are at indexes 11 to 14 here.
+    for (const index of [11, 12, 13, 14]) ticks += Number(fields[index]);
+  }
+  return seen ? (ticks / ticksPerSecond) * 1000 : Number.NaN;
 }
 
 // ── the machine ────────────────────────────────────────────────────────────────────────────
