@@ -9,6 +9,7 @@ import {
   seedSyncOrg,
   timeEntry,
   type Person,
+  whatHoldsTheFeed,
 } from '../../../sync-server/src/testing/sync-fixtures.ts';
 import {
   openAccountDatabase,
@@ -215,8 +216,22 @@ describe('RxDB replication against the real server', () => {
       (await manager.db.collections.roster.find().exec()).map(
         (d) => (d.toJSON() as unknown as { athlete: { firstName: string } }).athlete.firstName,
       );
-    // Under a second alone; a full run on a loaded two-core machine once took more than 10 s.
-    await until(async () => (await names()).includes('Readable'), 25_000);
+    // Under a second alone; full runs on a loaded two-core machine once took more than 10 s and
+    // once more than 25 s. A writing transaction held open anywhere on the cluster stalls every
+    // feed until it ends (decision 0005; reproduced: one held in another database for 40 s
+    // fails this test) — so a timeout says what was holding the feed at that moment.
+    try {
+      await until(async () => (await names()).includes('Readable'), 25_000);
+    } catch (error) {
+      const [row] = await t.db
+        .select({ id: rosterItems.id })
+        .from(rosterItems)
+        .where(eq(rosterItems.userId, good!.userId));
+      throw new Error(
+        `${String(error)}: the device holds ${JSON.stringify(await names())}; ${await whatHoldsTheFeed(t.db, 'roster_items', row?.id ?? '')}`,
+        { cause: error },
+      );
+    }
     expect((await names()).some((n) => n.length > 150)).toBe(false);
   });
 

@@ -245,3 +245,21 @@ export async function waitForVisibility(db: Db): Promise<void> {
   while ((await read('xmin')) < horizon && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 10));
 }
+
+/**
+ * What may be holding a replication feed back (decision 0005: rows are pulled only below the
+ * oldest writing transaction on the cluster): the row's txid, the bound, and every transaction
+ * writing now, in any database — for a test's message when a feed times out.
+ */
+export async function whatHoldsTheFeed(db: Db, table: string, rowId: string): Promise<string> {
+  const [state] = rowsOf<{ txid: string | null; xmin: string; writers: unknown }>(
+    await db.execute(sql`select
+      (select txid::text from ${sql.identifier(table)} where id = ${rowId}) as txid,
+      pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
+      (select json_agg(json_build_object('db', datname, 'xid', backend_xid::text,
+        'seconds', round(extract(epoch from now() - xact_start)), 'state', state,
+        'query', left(query, 120)))
+       from pg_stat_activity where backend_xid is not null) as writers`),
+  );
+  return `the row's txid ${state?.txid ?? 'unknown'}, rows pullable below ${state?.xmin}; writing transactions now: ${JSON.stringify(state?.writers)}`;
+}

@@ -237,7 +237,9 @@ export function CalendarPage({
           }}
           // On a phone the title and the list's class names wrap (schedule.css) rather than
           // run past the screen or lose their places count.
-          toolbarSectionClass="schedule-toolbar-section"
+          toolbarSectionClass={(section: { name: string }) =>
+            section.name === 'center' ? 'schedule-toolbar-title-section' : ''
+          }
           toolbarTitleClass="schedule-toolbar-title"
           listItemEventTitleClass="schedule-list-title"
           buttons={{
