@@ -40,6 +40,17 @@ describe('the staff calendar', () => {
       .getByText(text)
       .waitFor({ timeout: 20_000 });
 
+  /** The owner on the staff calendar, on a desktop screen. */
+  const ownerOnCalendar = async () => {
+    const page = await (
+      await browser.newContext({ viewport: { width: 1280, height: 900 } })
+    ).newPage();
+    await logIn(page, server.url, demoLogins.owner.email);
+    await page.goto(`${server.url}/dashboard/calendar`);
+    await page.getByRole('heading', { name: 'Schedule', level: 1 }).waitFor();
+    return page;
+  };
+
   it('creates a weekly class, shows it in the organisation’s time, and runs its roster', async () => {
     const context = await browser.newContext({
       viewport: { width: 1280, height: 900 },
@@ -205,12 +216,7 @@ describe('the staff calendar', () => {
           },
         },
       );
-    const page = await (
-      await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    ).newPage();
-    await logIn(page, server.url, demoLogins.owner.email);
-    await page.goto(`${server.url}/dashboard/calendar`);
-    await page.getByRole('heading', { name: 'Schedule', level: 1 }).waitFor();
+    const page = await ownerOnCalendar();
     await page.locator('button[aria-label="Month view"]').click();
     const more = page.getByRole('button', { name: /\+3 more/ });
     // The busy day is in this month or the next.
@@ -229,13 +235,9 @@ describe('the staff calendar', () => {
     await page.getByRole('button', { name: /Busy 16/ }).waitFor();
     expect(await page.getByRole('button', { name: /Busy 06/ }).count()).toBe(1);
   });
+
   it('reads the month shown first, then the month after, then the month before (issue 16)', async () => {
-    const page = await (
-      await browser.newContext({ viewport: { width: 1280, height: 900 } })
-    ).newPage();
-    await logIn(page, server.url, demoLogins.owner.email);
-    await page.goto(`${server.url}/dashboard/calendar`);
-    await page.getByRole('heading', { name: 'Schedule', level: 1 }).waitFor();
+    const page = await ownerOnCalendar();
     await page.getByRole('status').filter({ hasText: 'Synced' }).waitFor();
     // Each read's User Timing measure (use-live-query.ts): asked → answered.
     const names = ['shown range', 'range after', 'range before'].map(
