@@ -3,6 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import { crmMessages, inviteMessages } from '@platform/schema/crm/crm.messages';
 import { guardianMessages } from '@platform/schema/families/families.messages';
+import { crmTexts } from '../src/features/crm/crm-texts.ts';
 import { customerNotes, emailOutbox, rosterItems } from '@platform/schema/db';
 import {
   demoLogins,
@@ -468,6 +469,16 @@ describe('CRM', () => {
     await dialog.getByText('Parent/guardian added.').waitFor();
     await dialog.getByRole('button', { name: `Remove Riley Picker${suffix}` }).waitFor();
     expect(await dialog.getByText(guardianMessages.invalidEmail).count()).toBe(0);
+
+    // A search the server refuses says so, rather than that no customer matches.
+    await page.route('**/api/crm/customers?*', (route) =>
+      route.fulfill({ status: 400, json: { message: 'Bad search' } }),
+    );
+    await choose.click();
+    await picker.getByLabel('Search customers').fill(`failing${suffix}`);
+    await picker.getByRole('alert').filter({ hasText: crmTexts.rosterLoadFailed }).waitFor();
+    expect(await picker.getByText('No customers match your search.').count()).toBe(0);
+    await page.unroute('**/api/crm/customers?*');
     await page.context().close();
   });
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { RosterRow } from '@platform/schema/crm/crm.zod';
 import { fullNameOf } from '../crm-customer.ts';
+import { crmTexts } from '../crm-texts.ts';
 import { useRosterSearch } from '../hooks/use-roster-search.ts';
 import '../crm.css';
 
@@ -64,7 +65,7 @@ export function CustomerPickerList({
         </p>
       ) : results.status === 'failed' ? (
         <p className="form-error" role="alert">
-          We could not load your customers. Please try again.
+          {crmTexts.rosterLoadFailed}
         </p>
       ) : results.rows.length === 0 ? (
         <p role="status" className="crm-muted">

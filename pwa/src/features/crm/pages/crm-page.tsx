@@ -10,6 +10,7 @@ import { RosterToolbar } from '../components/roster-toolbar.tsx';
 import { customerProfilePath } from '../crm-customer.ts';
 import { useCrmTags } from '../hooks/use-crm-tags.ts';
 import { useRosterSearch, type RosterFilters } from '../hooks/use-roster-search.ts';
+import { crmTexts } from '../crm-texts.ts';
 import '../crm.css';
 
 type Props = {
@@ -66,7 +67,7 @@ export function CrmPage({ customerAction, productPart, pendingInvites }: Props) 
       <RosterSummary results={results} />
       {results.status === 'failed' && (
         <p className="form-error" role="alert">
-          We could not load your customers. Please try again.
+          {crmTexts.rosterLoadFailed}
         </p>
       )}
       {results.status === 'loading' && results.rows.length === 0 ? (
