@@ -217,9 +217,10 @@ describe('RxDB replication against the real server', () => {
         (d) => (d.toJSON() as unknown as { athlete: { firstName: string } }).athlete.firstName,
       );
     // Under a second alone; full runs on a loaded two-core machine once took more than 10 s and
-    // once more than 25 s. A writing transaction held open anywhere on the cluster stalls every
-    // feed until it ends (decision 0005; reproduced: one held in another database for 40 s
-    // fails this test) — so a timeout says what was holding the feed at that moment.
+    // once more than 25 s: a writing transaction held open in another database of the cluster
+    // stalled every feed until it ended (reproduced with one held for 40 s; since decision 0076
+    // the feed waits only for this database's writers, and the reproduction passes). A
+    // timeout says what was holding the feed at that moment.
     try {
       await until(async () => (await names()).includes('Readable'), 25_000);
     } catch (error) {

@@ -12,9 +12,10 @@ const ROWS = 100_000;
  * server asks for, followed by its progress while it writes, and every row on the list at the
  * end — in one transaction. (Its speed beside COPY is scripts/bench/import.bench.ts.)
  *
- * A serial test: its ~30 s write transaction holds back the cluster-wide visibility bound every
- * live change waits for, and stream and replication tests of other files ran out of time beside
- * it (a full run of 2026-11-28 failed seven files so).
+ * A serial test: its ~30 s write transaction held back the visibility bound every live change
+ * waited for, cluster-wide, and stream and replication tests of other files ran out of time
+ * beside it (a full run of 2026-11-28 failed seven files so). Since decision 0076 it holds only
+ * its own database's feeds; it stays serial for its CPU.
  */
 describe.runIf(process.env.DATABASE_URL)('a 100,000-row customer import on PostgreSQL', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;

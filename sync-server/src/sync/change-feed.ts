@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { rowsOf, type Database, type Tx } from '../db/open-database.ts';
+import { pullBound } from './pull-bound.ts';
 
 export const CHANGE_CHANNEL = 'sync_changes';
 
@@ -38,8 +39,8 @@ type ResyncListener = () => void;
 
 /**
  * One per server process: LISTENs for changes and passes each on once it is pullable — that
- * is, once every transaction older than it has finished (the pull's visibility bound) — so a
- * client told about a change always finds it.
+ * is, once every transaction older than it that may write to this database has finished (the
+ * pull's visibility bound, `pullBound`) — so a client told about a change always finds it.
  */
 export class ChangeHub {
   private readonly listeners = new Set<Listener>();
@@ -104,12 +105,10 @@ export class ChangeHub {
     if (this.closed || this.pending.length === 0) return;
     let bound: number;
     try {
-      const [row] = rowsOf<{ xmin: string }>(
-        await this.database.db.execute(
-          sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`,
-        ),
+      const [row] = rowsOf<{ bound: string }>(
+        await this.database.db.execute(sql`select ${pullBound()}::text as bound`),
       );
-      bound = Number(row?.xmin ?? 0);
+      bound = Number(row?.bound ?? 0);
     } catch {
       if (!this.closed) this.schedule(250);
       return;

@@ -12,10 +12,10 @@ import { pullChanges } from './pull.ts';
 
 // Guarantee 1 (issue 4): a pull never misses a row whose transaction commits after a later
 // position was handed out. Concurrency needs real PostgreSQL (PGlite has one connection).
-// Transaction ids are cluster-wide, so any open transaction on the cluster can delay when a
-// row becomes visible (never whether): the readers below wait for delivery, and a skipped row
-// — one that never arrives — fails them. Runs in the serial step (scripts/test.ts) because it
-// holds transactions open on purpose, which would delay other test files' pulls.
+// Any open transaction that may write to this database delays when a row becomes visible
+// (never whether): the readers below wait for delivery, and a skipped row — one that never
+// arrives — fails them. Runs in the serial step (scripts/test.ts): it races writers against
+// readers on purpose, and other files' load beside it would only slow it.
 describe.runIf(process.env.DATABASE_URL)('no skipped change on PostgreSQL', () => {
   const collection = collectionDefinitions['time-entries'];
   let database: Database;

@@ -3,6 +3,7 @@ import type { Checkpoint } from '@platform/schema/sync/sync.zod';
 import type { Db } from '../db/open-database.ts';
 import type { Scope } from './actor.ts';
 import type { AnyReplicatedCollection, WireDoc } from './collection-definition.ts';
+import { pullBound } from './pull-bound.ts';
 import { readDocument, type ReportUnreadable } from './read-document.ts';
 
 export type PullResult = {
@@ -12,10 +13,11 @@ export type PullResult = {
 
 /**
  * Documents in change order after `checkpoint`. Hands out only rows written by transactions
- * older than every transaction still in flight (`txid < pg_snapshot_xmin`): a transaction that
- * commits after this pull has a txid at or above that bound, so it sorts after the checkpoint
- * returned here and is never skipped. The bound is read inside the same statement, whose
- * snapshot is the one `pg_current_snapshot()` describes, so rows and bound agree. Rows of one
+ * older than every transaction still in flight that may write to this database
+ * (`txid < pullBound()`, decision 0076): a transaction that commits after this pull has a txid
+ * at or above that bound, so it sorts after the checkpoint returned here and is never skipped.
+ * The bound is read inside the same statement, whose snapshot is the one
+ * `pg_current_snapshot()` describes, so rows and bound agree. Rows of one
  * transaction share a txid; the id breaks the tie, so none is lost.
  *
  * A row that cannot be a document (read-document.ts) is reported and passed: the checkpoint
@@ -54,10 +56,7 @@ async function rowsAfter(
   limit: number,
 ): Promise<Array<{ id: string; txid: string }>> {
   const { table } = collection;
-  const conditions: SQL[] = [
-    eq(table.orgId, scope.orgId),
-    sql`${table.txid} < pg_snapshot_xmin(pg_current_snapshot())`,
-  ];
+  const conditions: SQL[] = [eq(table.orgId, scope.orgId), sql`${table.txid} < ${pullBound()}`];
   if (scope.ownerIds) conditions.push(inArray(collection.ownerColumn, [...scope.ownerIds]));
   if (scope.rowFilter) conditions.push(scope.rowFilter);
   if (checkpoint)

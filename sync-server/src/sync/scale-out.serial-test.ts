@@ -7,8 +7,9 @@ import { createTestApp, listenOnLoopback } from '../testing/test-app.ts';
 import { seedSyncOrg, timeEntry } from '../testing/sync-fixtures.ts';
 import { changeOf, openSse } from '../testing/sse-client.ts';
 
-// A latency bound: runs in the serial step, because another test file's open transaction
-// (xids are cluster-wide) would hold back the hub's visibility bound and make it lie.
+// A latency bound: runs in the serial step, because other files' load beside it would make it
+// lie. (Before decision 0076 another file's open transaction, in its own database, also held
+// back the hub's visibility bound.)
 // Guarantee 6: two server processes on one PostgreSQL behave as one.
 describe.runIf(process.env.DATABASE_URL)('two servers on one PostgreSQL', () => {
   let first: Awaited<ReturnType<typeof createTestApp>>;

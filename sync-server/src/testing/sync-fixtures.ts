@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { rosterItems } from '@platform/schema/db';
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../db/open-database.ts';
 import {
   addMembership,
@@ -11,6 +11,7 @@ import {
   logInAs,
 } from './auth-fixtures.ts';
 import type { CookieJar } from './cookie-jar.ts';
+import { pullBound } from '../sync/pull-bound.ts';
 
 export type Person = { id: string; email: string; jar: CookieJar };
 
@@ -229,37 +230,36 @@ export function pushChangeAs(
 }
 
 /**
- * Waits until every transaction running now has finished (the pull's visibility bound has
- * passed them). Transaction ids are cluster-wide, so another test file's open transaction can
- * briefly hide a row this test just committed; tests that pull right after writing call this.
+ * Waits until every transaction running now that may write to this database has finished (the
+ * pull's visibility bound has passed them, decision 0076). Tests that pull right after writing
+ * call this.
  */
 export async function waitForVisibility(db: Db): Promise<void> {
-  const read = async (expression: 'xmin' | 'xmax') => {
-    const result = await db.execute(
-      sql.raw(`select pg_snapshot_${expression}(pg_current_snapshot())::text as v`),
-    );
+  const read = async (position: SQL) => {
+    const result = await db.execute(sql`select ${position}::text as v`);
     return BigInt(rowsOf<{ v: string }>(result)[0]?.v ?? '0');
   };
-  const horizon = await read('xmax');
+  const horizon = await read(sql`pg_snapshot_xmax(pg_current_snapshot())`);
   const deadline = Date.now() + 10_000;
-  while ((await read('xmin')) < horizon && Date.now() < deadline)
+  while ((await read(pullBound())) < horizon && Date.now() < deadline)
     await new Promise((r) => setTimeout(r, 10));
 }
 
 /**
  * What may be holding a replication feed back (decision 0005: rows are pulled only below the
- * oldest writing transaction on the cluster): the row's txid, the bound, and every transaction
- * writing now, in any database — for a test's message when a feed times out.
+ * oldest transaction still running that may write to this database, decision 0076): the row's
+ * txid, the bound, and every transaction writing now, in any database — for a test's message
+ * when a feed times out.
  */
 export async function whatHoldsTheFeed(db: Db, table: string, rowId: string): Promise<string> {
-  const [state] = rowsOf<{ txid: string | null; xmin: string; writers: unknown }>(
+  const [state] = rowsOf<{ txid: string | null; bound: string; writers: unknown }>(
     await db.execute(sql`select
       (select txid::text from ${sql.identifier(table)} where id = ${rowId}) as txid,
-      pg_snapshot_xmin(pg_current_snapshot())::text as xmin,
+      ${pullBound()}::text as bound,
       (select json_agg(json_build_object('db', datname, 'xid', backend_xid::text,
         'seconds', round(extract(epoch from now() - xact_start)), 'state', state,
         'query', left(query, 120)))
        from pg_stat_activity where backend_xid is not null) as writers`),
   );
-  return `the row's txid ${state?.txid ?? 'unknown'}, rows pullable below ${state?.xmin}; writing transactions now: ${JSON.stringify(state?.writers)}`;
+  return `the row's txid ${state?.txid ?? 'unknown'}, rows pullable below ${state?.bound}; writing transactions now: ${JSON.stringify(state?.writers)}`;
 }

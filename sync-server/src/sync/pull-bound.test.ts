@@ -1,0 +1,196 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Database, type Db } from '../db/open-database.ts';
+import { createTestDatabase, testDatabaseKinds } from '../testing/test-database.ts';
+import { insertTestOrg, insertTestUser } from '../testing/auth-fixtures.ts';
+import { insertRosterItem } from '../testing/sync-fixtures.ts';
+import { collectionDefinitions } from './collections/definitions.ts';
+import { pullChanges } from './pull.ts';
+import { pullBound } from './pull-bound.ts';
+import { ChangeHub, notifyChange, type ChangeNotification } from './change-feed.ts';
+
+/** A transaction that has taken a transaction id (as any writer has) and keeps it until let go. */
+async function holdWriter(db: Db): Promise<{ xid: bigint; release: () => Promise<void> }> {
+  let letGo = () => {};
+  const released = new Promise<void>((resolve) => (letGo = resolve));
+  let took = (_xid: bigint) => {};
+  const taken = new Promise<bigint>((resolve) => (took = resolve));
+  const holder = db.transaction(async (tx) => {
+    const [row] = rowsOf<{ xid: string }>(
+      await tx.execute(sql`select pg_current_xact_id()::text as xid`),
+    );
+    took(BigInt(row?.xid ?? '0'));
+    await released;
+  });
+  const xid = await Promise.race([taken, holder.then(() => 0n)]);
+  return {
+    xid,
+    release: async () => {
+      letGo();
+      await holder;
+    },
+  };
+}
+
+const position = async (db: Db, expression: ReturnType<typeof sql>) => {
+  const [row] = rowsOf<{ v: string }>(await db.execute(sql`select ${expression}::text as v`));
+  return BigInt(row?.v ?? '-1');
+};
+
+// Decision 0076: a pull reads below the oldest running transaction that may write to *this*
+// database. Transaction ids are cluster-wide, so before it a transaction held open in any
+// database on the cluster held every feed until it ended.
+describe.runIf(process.env.DATABASE_URL)('the pull bound on PostgreSQL', () => {
+  let here: Database;
+  let elsewhere: Database;
+
+  beforeAll(async () => {
+    [here, elsewhere] = await Promise.all([
+      createTestDatabase('postgres'),
+      createTestDatabase('postgres'),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([here?.close(), elsewhere?.close()]);
+  });
+
+  it('passes a transaction writing in another database, and pulls the rows written here after it began', async () => {
+    const other = await holdWriter(elsewhere.db);
+    try {
+      const org = await insertTestOrg(here.db);
+      const user = await insertTestUser(here.db);
+      const item = await insertRosterItem(here.db, org.id, user);
+      const page = await pullChanges(
+        here.db,
+        collectionDefinitions.roster,
+        { orgId: org.id, ownerIds: null, writable: true },
+        null,
+        10,
+      );
+      expect(page.documents.map((d) => d.id)).toEqual([item.id]);
+      expect(await position(here.db, pullBound())).toBeGreaterThan(other.xid);
+    } finally {
+      await other.release();
+    }
+  });
+
+  it('is held by a transaction writing in this database until it ends', async () => {
+    const writer = await holdWriter(here.db);
+    try {
+      expect(await position(here.db, pullBound())).toBeLessThanOrEqual(writer.xid);
+    } finally {
+      await writer.release();
+    }
+    expect(await position(here.db, pullBound())).toBeGreaterThan(writer.xid);
+  });
+
+  // The race a bound made from "this database's writers" would lose: a transaction of this
+  // database still running when the pull's snapshot was taken, finished (and gone from every
+  // view of the running backends) by the time the bound looks at who is running. Its rows are
+  // not in that snapshot, so the bound must stay at or below it, or they would be skipped.
+  it('stays below a transaction of this database that finished between the snapshot and the look', async () => {
+    const writer = await holdWriter(here.db);
+    await finishOne(here.db);
+    const snapshot = await snapshotNow(here.db);
+    expect(runningIn(snapshot)).toContain(writer.xid);
+    await writer.release();
+    expect(await position(here.db, pullBound(sql`${snapshot}::pg_snapshot`))).toBeLessThanOrEqual(
+      writer.xid,
+    );
+  });
+
+  it('keeps in a transaction of another database that finished before the look (nothing is known of it then)', async () => {
+    const other = await holdWriter(elsewhere.db);
+    await finishOne(here.db);
+    const snapshot = await snapshotNow(here.db);
+    expect(runningIn(snapshot)).toContain(other.xid);
+    await other.release();
+    expect(await position(here.db, pullBound(sql`${snapshot}::pg_snapshot`))).toBeLessThanOrEqual(
+      other.xid,
+    );
+  });
+
+  it('is the snapshot’s xmax when nothing is running, and the oldest of this database’s when both are', async () => {
+    const mine = await holdWriter(here.db);
+    const theirs = await holdWriter(elsewhere.db);
+    const later = await holdWriter(here.db);
+    try {
+      await finishOne(here.db);
+      expect(runningIn(await snapshotNow(here.db))).toEqual(
+        expect.arrayContaining([mine.xid, theirs.xid, later.xid]),
+      );
+      // (Other test files' transactions run in other databases meanwhile: passed over too.)
+      expect(await position(here.db, pullBound())).toBe(mine.xid);
+      await mine.release();
+      // The bound never passes xmax: a transaction that commits here now moves it past
+      // `theirs` and `later`.
+      await finishOne(here.db);
+      // Taken now, `mine` is over: the other database's transaction (older than `later`) is
+      // passed, and `later` holds the bound.
+      expect(theirs.xid).toBeLessThan(later.xid);
+      expect(await position(here.db, pullBound())).toBe(later.xid);
+    } finally {
+      await Promise.all([mine.release(), theirs.release(), later.release()]);
+    }
+    expect(await position(here.db, pullBound(sql`'500:500:'::pg_snapshot`))).toBe(500n);
+  });
+
+  it('passes on a change notice while a transaction in another database stays open', async () => {
+    const hub = new ChangeHub(here);
+    await hub.start();
+    const heard: ChangeNotification[] = [];
+    hub.subscribe((change) => heard.push(change));
+    const other = await holdWriter(elsewhere.db);
+    try {
+      const org = await insertTestOrg(here.db);
+      await here.db.transaction((tx) =>
+        notifyChange(tx, { collection: 'roster', orgId: org.id, ownerIds: [] }),
+      );
+      const deadline = Date.now() + 5_000;
+      while (heard.length === 0 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(heard.map((change) => change.orgId)).toEqual([org.id]);
+    } finally {
+      await other.release();
+      await hub.close();
+    }
+  });
+});
+
+/**
+ * A transaction that takes an id and commits. A snapshot lists as running only the ids below
+ * its xmax — one past the newest finished transaction — so a transaction is "running" in a
+ * snapshot only once a later one has finished.
+ */
+async function finishOne(db: Db): Promise<void> {
+  await position(db, sql`pg_current_xact_id()`);
+}
+
+/** The ids a snapshot (`xmin:xmax:xip,…`) lists as running. */
+const runningIn = (snapshot: string) =>
+  (snapshot.split(':')[2] ?? '').split(',').filter(Boolean).map(BigInt);
+
+async function snapshotNow(db: Db): Promise<string> {
+  const [row] = rowsOf<{ s: string }>(
+    await db.execute(sql`select pg_current_snapshot()::text as s`),
+  );
+  return row?.s ?? '';
+}
+
+// The embedded database (one session): the same statement answers, and with nothing else
+// running the bound is the snapshot's xmax.
+describe.each(testDatabaseKinds.filter((kind) => kind === 'pglite'))(
+  'the pull bound on %s',
+  (kind) => {
+    let database: Database;
+    beforeAll(async () => {
+      database = await createTestDatabase(kind);
+    });
+    afterAll(() => database.close());
+
+    it('is the snapshot’s xmax', async () => {
+      const xmax = await position(database.db, sql`pg_snapshot_xmax(pg_current_snapshot())`);
+      expect(await position(database.db, pullBound())).toBe(xmax);
+    });
+  },
+);
