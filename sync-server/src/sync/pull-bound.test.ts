@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { rowsOf, type Database, type Db } from '../db/open-database.ts';
+import { rowsOf, type Database, type Db, type Tx } from '../db/open-database.ts';
 import { createTestDatabase, testDatabaseKinds } from '../testing/test-database.ts';
 import { insertTestOrg, insertTestUser } from '../testing/auth-fixtures.ts';
 import { insertRosterItem } from '../testing/sync-fixtures.ts';
@@ -32,7 +32,7 @@ async function holdWriter(db: Db): Promise<{ xid: bigint; release: () => Promise
   };
 }
 
-const position = async (db: Db, expression: ReturnType<typeof sql>) => {
+const position = async (db: Db | Tx, expression: ReturnType<typeof sql>) => {
   const [row] = rowsOf<{ v: string }>(await db.execute(sql`select ${expression}::text as v`));
   return BigInt(row?.v ?? '-1');
 };
@@ -133,6 +133,25 @@ describe.runIf(process.env.DATABASE_URL)('the pull bound on PostgreSQL', () => {
       await Promise.all([mine.release(), theirs.release(), later.release()]);
     }
     expect(await position(here.db, pullBound(sql`'500:500:'::pg_snapshot`))).toBe(500n);
+  });
+
+  it('answers the cluster-wide bound, not an error, where this role may not see the running backends', async () => {
+    const role = `pull_bound_${Date.now().toString(36)}`;
+    await here.db.execute(sql.raw(`create role ${role}`));
+    await here.db.execute(sql.raw('revoke select on pg_catalog.pg_stat_activity from public'));
+    const other = await holdWriter(elsewhere.db);
+    try {
+      await finishOne(here.db);
+      const bound = await here.db.transaction(async (tx) => {
+        await tx.execute(sql.raw(`set local role ${role}`));
+        return position(tx, pullBound());
+      });
+      expect(bound).toBeLessThanOrEqual(other.xid);
+    } finally {
+      await other.release();
+      await here.db.execute(sql.raw('grant select on pg_catalog.pg_stat_activity to public'));
+      await here.db.execute(sql.raw(`drop role ${role}`));
+    }
   });
 
   it('passes on a change notice while a transaction in another database stays open', async () => {

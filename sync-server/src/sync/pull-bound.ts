@@ -26,6 +26,11 @@ import { sql, type SQL } from 'drizzle-orm';
  * reads the transaction id of whichever backend holds that slot *now*, so a slot reused in
  * between could pair another database with one of ours.
  *
+ * The work is the SQL function `sync_pull_bound` (migration 0037), called once per statement
+ * (a scalar subquery: an InitPlan, not a call per row). It answers xmin on a standby (whose
+ * snapshot lists running transactions elsewhere than `xip`) and where this role may not see
+ * the running backends, and looks at nothing when nothing is running.
+ *
  * Before 0076 the bound was `pg_snapshot_xmin`: any writing transaction on the cluster, in any
  * database, held every feed until it ended.
  *
@@ -33,24 +38,5 @@ import { sql, type SQL } from 'drizzle-orm';
  * rows and bound agree — except in tests, which pass a snapshot taken earlier.
  */
 export function pullBound(snapshot: SQL = sql`pg_current_snapshot()`): SQL {
-  return sql`(
-    with elsewhere as materialized (
-      select held.transactionid as xid
-      from pg_locks as held
-      join pg_stat_activity as backend on backend.pid = held.pid
-      where held.locktype = 'transactionid'
-        and held.mode = 'ExclusiveLock'
-        and held.granted
-        and backend.datid <> (select oid from pg_database where datname = current_database())
-    )
-    select coalesce(
-      (
-        select min(running.xid)
-        from pg_snapshot_xip(taken.snapshot) as running(xid)
-        where not exists (select 1 from elsewhere where elsewhere.xid = xid(running.xid))
-      ),
-      pg_snapshot_xmax(taken.snapshot)
-    )
-    from (select ${snapshot} as snapshot) as taken
-  )`;
+  return sql`(select sync_pull_bound(${snapshot}))`;
 }
