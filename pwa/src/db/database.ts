@@ -10,6 +10,7 @@ import { getRxStorageDexie } from 'rxdb/plugins/storage-dexie';
 import { accessTo, type Viewer } from '@platform/schema/sync/access.rules';
 import { collectionNames, type CollectionName } from '@platform/schema/sync/collections';
 import { conflictHandlerFor } from '../sync/conflict-handlers.ts';
+import { withIndexReads } from './index-reads.ts';
 import { migrationStrategies } from './migrations.ts';
 import {
   rejectionsDefinition,
@@ -82,11 +83,14 @@ function fingerprint(text: string): string {
   }
   return (hash >>> 0).toString(36);
 }
+// Queries that read their whole index range do it in one IndexedDB request (index-reads.ts).
 const storage = (options: StorageOptions) =>
-  getRxStorageDexie(
-    options.indexedDB && options.IDBKeyRange
-      ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
-      : {},
+  withIndexReads(
+    getRxStorageDexie(
+      options.indexedDB && options.IDBKeyRange
+        ? { indexedDB: options.indexedDB, IDBKeyRange: options.IDBKeyRange }
+        : {},
+    ),
   );
 
 /**
