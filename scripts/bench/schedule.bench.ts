@@ -417,9 +417,9 @@ async function monthView(url: string) {
         const heading = document.querySelector('.schedule-toolbar-title');
         if (!heading || heading.textContent === before) return false;
         if (!events) return true;
-        // The new month's own class times drawn — in its second and third weeks, which no
-        // other month's grid shows — not just the grid, nor the days it shares with the month
-        // before (drawn from documents already in hand). The benchmark's classes are "Class N".
+        // The new month's own class times drawn — on its 15th to 21st, which the month
+        // before's six-week grid never reaches (it ends by the 14th) — not just the grid, nor
+        // the days it shares with the month before. The benchmark's classes are "Class N".
         const [name, year] = (heading.textContent ?? '').split(' ');
         const first = new Date(`${name} 1, ${year} 12:00`);
         const month = `${first.getFullYear()}-${String(first.getMonth() + 1).padStart(2, '0')}`;
@@ -428,7 +428,7 @@ async function monthView(url: string) {
         const days: DOMRect[] = [];
         for (let i = 0; i < cells.length; i++) {
           const date = cells[i]?.getAttribute('data-date') ?? '';
-          if (date >= `${month}-08` && date <= `${month}-21`)
+          if (date >= `${month}-15` && date <= `${month}-21`)
             days.push((cells[i] as Element).getBoundingClientRect());
         }
         const buttons = document.querySelectorAll('[role="button"]');
@@ -446,7 +446,8 @@ async function monthView(url: string) {
             }
           }
         }
-        return drawn > 20;
+        // Three a day are drawn ('+N more' for the rest): two a day is the month drawn.
+        return drawn >= 14;
       },
       [title, withEvents] as const,
       { timeout: 30_000 },
