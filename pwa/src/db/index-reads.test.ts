@@ -178,66 +178,59 @@ describe('index reads (one getAll instead of a cursor)', () => {
     );
   });
 
-  it('reads a range with one request, not one per document', async () => {
-    const docs = Array.from({ length: 40 }, (_, i) => ({
+  /** `length` documents on the times above (every fourth one written as a tombstone). */
+  const manyDocs = (length: number) =>
+    Array.from({ length }, (_, i) => ({
       id: `doc-${String(i).padStart(2, '0')}`,
       startsAt: times[i % times.length] ?? '',
       n: i % 10,
       open: true,
       title: 'Yoga',
     }));
-    const wrapped = await instanceOf(withIndexReads(dexie()), docs);
+
+  /** A query's answer and the IndexedDB requests it made on the index. */
+  async function requestsFor(
+    storage: RxStorage<unknown, unknown>,
+    docs: Doc[],
+    mango: MangoQuery<Doc>,
+  ) {
+    const instance = await instanceOf(storage, docs);
     const cursors = vi.spyOn(IDBIndex.prototype, 'openCursor');
     const getAlls = vi.spyOn(IDBIndex.prototype, 'getAll');
     try {
-      const query = prepared(
-        {
-          selector: {
-            startsAt: { $gte: '2026-01-02T00:00:00.000Z', $lt: '2026-01-04T00:00:00.000Z' },
-          },
-        },
-        true,
-      );
-      const { documents } = await wrapped.query(query);
-      expect(documents.length).toBe(
-        docs.filter(
-          (d, i) => i % 4 !== 3 && d.startsAt >= '2026-01-02' && d.startsAt < '2026-01-04',
-        ).length,
-      );
-      expect({ cursors: cursors.mock.calls.length, getAlls: getAlls.mock.calls.length }).toEqual({
-        cursors: 0,
-        getAlls: 1,
-      });
+      const { documents } = await instance.query(prepared(mango, true));
+      return {
+        documents,
+        cursors: cursors.mock.calls.length,
+        getAlls: getAlls.mock.calls.length,
+      };
     } finally {
       cursors.mockRestore();
       getAlls.mockRestore();
-      await wrapped.remove();
+      await instance.remove();
     }
+  }
+
+  it('reads a range with one request, not one per document', async () => {
+    const docs = manyDocs(40);
+    const read = await requestsFor(withIndexReads(dexie()), docs, {
+      selector: {
+        startsAt: { $gte: '2026-01-02T00:00:00.000Z', $lt: '2026-01-04T00:00:00.000Z' },
+      },
+    });
+    expect(read.documents.length).toBe(
+      docs.filter((d, i) => i % 4 !== 3 && d.startsAt >= '2026-01-02' && d.startsAt < '2026-01-04')
+        .length,
+    );
+    expect({ cursors: read.cursors, getAlls: read.getAlls }).toEqual({ cursors: 0, getAlls: 1 });
   });
 
   it('leaves a range of more than maxDocuments documents to the cursor (many short tasks)', async () => {
-    const docs = Array.from({ length: 12 }, (_, i) => ({
-      id: `doc-${String(i).padStart(2, '0')}`,
-      startsAt: times[i % times.length] ?? '',
-      n: i % 10,
-      open: true,
-      title: 'Yoga',
-    }));
-    const capped = await instanceOf(withIndexReads(dexie(), { maxDocuments: 5 }), docs);
-    const cursors = vi.spyOn(IDBIndex.prototype, 'openCursor');
-    const getAlls = vi.spyOn(IDBIndex.prototype, 'getAll');
-    try {
-      const { documents } = await capped.query(prepared({ selector: {} }, true));
-      expect(documents).toHaveLength(9);
-      expect({ cursors: cursors.mock.calls.length, getAlls: getAlls.mock.calls.length }).toEqual({
-        cursors: 1,
-        getAlls: 0,
-      });
-    } finally {
-      cursors.mockRestore();
-      getAlls.mockRestore();
-      await capped.remove();
-    }
+    const read = await requestsFor(withIndexReads(dexie(), { maxDocuments: 5 }), manyDocs(12), {
+      selector: {},
+    });
+    expect(read.documents).toHaveLength(9);
+    expect({ cursors: read.cursors, getAlls: read.getAlls }).toEqual({ cursors: 1, getAlls: 0 });
   });
 
   it('refuses a query on a closed instance as the storage does', async () => {
