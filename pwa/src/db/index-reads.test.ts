@@ -1,3 +1,6 @@
+// First, as in every test of the device's database: Dexie takes the global IndexedDB when it is
+// first loaded, and test files share loaded modules (isolate: false).
+import 'fake-indexeddb/auto';
 import { describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { IDBIndex, indexedDB, IDBKeyRange } from 'fake-indexeddb';
