@@ -200,16 +200,19 @@ describe('index reads (one getAll instead of a cursor)', () => {
     const instance = await instanceOf(storage, docs);
     const cursors = vi.spyOn(IDBIndex.prototype, 'openCursor');
     const getAlls = vi.spyOn(IDBIndex.prototype, 'getAll');
+    const counts = vi.spyOn(IDBIndex.prototype, 'count');
     try {
       const { documents } = await instance.query(prepared(mango, true));
       return {
         documents,
         cursors: cursors.mock.calls.length,
         getAlls: getAlls.mock.calls.length,
+        counts: counts.mock.calls.length,
       };
     } finally {
       cursors.mockRestore();
       getAlls.mockRestore();
+      counts.mockRestore();
       await instance.remove();
     }
   }
@@ -234,6 +237,16 @@ describe('index reads (one getAll instead of a cursor)', () => {
     });
     expect(read.documents).toHaveLength(9);
     expect({ cursors: read.cursors, getAlls: read.getAlls }).toEqual({ cursors: 1, getAlls: 0 });
+  });
+
+  it('does not count a range the index stops reading within the cap (a first-ten read)', async () => {
+    const read = await requestsFor(withIndexReads(dexie(), { maxDocuments: 20 }), manyDocs(40), {
+      selector: { startsAt: { $gte: '2026-01-01T00:00:00.000Z' } },
+      sort: [{ startsAt: 'asc' }],
+      limit: 10,
+    });
+    expect(read.documents).toHaveLength(10);
+    expect({ getAlls: read.getAlls, counts: read.counts }).toEqual({ getAlls: 1, counts: 0 });
   });
 
   it('refuses a query on a closed instance as the storage does', async () => {

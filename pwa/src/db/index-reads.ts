@@ -107,8 +107,11 @@ async function getAllQuery<RxDocType>(
           request.onsuccess = () => resolve(request.result);
           request.onerror = () => reject(request.error ?? new Error('IndexedDB request failed'));
         });
-      const inRange = await ask(index.count(keyRange));
-      if (Math.min(inRange, count ?? inRange) > maxDocuments) return null;
+      // A read the index stops within the cap needs no count (IndexedDB counts by walking).
+      if (count === undefined || count > maxDocuments) {
+        const inRange = await ask(index.count(keyRange));
+        if (Math.min(inRange, count ?? inRange) > maxDocuments) return null;
+      }
       return ask(index.getAll(keyRange, count));
     },
   );
