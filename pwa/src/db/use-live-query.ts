@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { combineLatest } from 'rxjs';
 import type { MangoQuery } from 'rxdb/plugins/core';
 import type { CollectionName, DocOf } from '@platform/schema/sync/collections';
@@ -27,6 +27,12 @@ export function useLiveQuery<N extends CollectionName>(
   query: MangoQuery<DocOf<N>> = {},
   /** The name its answer time is measured under (User Timing); the collection's by default. */
   measureAs: string = collection,
+  /**
+   * `background`: a read nobody is looking at yet (a calendar's read-ahead) — its answers are
+   * applied as a transition, a render React interrupts for a click or a keystroke and finishes
+   * after it, instead of one the click waits behind.
+   */
+  priority: 'shown' | 'background' = 'shown',
 ): LiveQuery<DocOf<N>> {
   const [state, setState] = useState<LiveQuery<DocOf<N>>>({ status: 'loading', documents: [] });
   const key = JSON.stringify(query);
@@ -45,14 +51,16 @@ export function useLiveQuery<N extends CollectionName>(
         answered = true;
         measureFirstAnswer(measureAs, asked, read.length);
       }
-      setState({
+      const next: LiveQuery<DocOf<N>> = {
         status: pulled.has(collection) ? 'ready' : 'loading',
         documents: read,
         answers: key,
-      });
+      };
+      if (priority === 'background') startTransition(() => setState(next));
+      else setState(next);
     });
     return () => subscription.unsubscribe();
-  }, [db, collection, key, measureAs]);
+  }, [db, collection, key, measureAs, priority]);
   // Not replicated in this scope (its viewer may not see it): nothing, and nothing to wait for.
   if (db && !hasCollection(db, collection)) return nothingHere as LiveQuery<DocOf<N>>;
   return state;

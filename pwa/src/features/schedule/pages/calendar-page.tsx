@@ -85,12 +85,22 @@ export function CalendarPage({
   // that has answered: one read at a time has IndexedDB and the main thread to itself.
   const around = windows && occurrencesQuery.answers === JSON.stringify(shown) ? db : null;
   const after = within(windows?.after);
-  const afterQuery = useLiveQuery(around, 'occurrences', after, 'calendar range after');
+  // Their answers are applied as transitions: a click on Next or Previous that comes while one
+  // is being drawn in (the calendar takes the new documents) goes first, and the read-ahead
+  // render is finished after it.
+  const afterQuery = useLiveQuery(
+    around,
+    'occurrences',
+    after,
+    'calendar range after',
+    'background',
+  );
   const beforeQuery = useLiveQuery(
     around && afterQuery.answers === JSON.stringify(after) ? around : null,
     'occurrences',
     within(windows?.before),
     'calendar range before',
+    'background',
   );
   const read = useMemo(
     () => latestById(beforeQuery.documents, occurrencesQuery.documents, afterQuery.documents),
