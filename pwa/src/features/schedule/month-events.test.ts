@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { OccurrenceDoc } from '@platform/schema/schedule/schedule.zod';
 import {
-  fewEachDay,
   latestById,
-  moreByDay,
+  monthDays,
   neighbourRanges,
   paddedWindow,
   sameDocuments,
@@ -43,14 +42,15 @@ describe('the month view’s events', () => {
   ].map(at);
 
   it('draws the first few of each organisation day in time order, and counts the rest', () => {
-    expect(fewEachDay(times, 'America/New_York', 3).map((o) => o.startsAt)).toEqual([
+    const newYork = monthDays(times, 'America/New_York', 3);
+    expect(newYork.drawn.map((o) => o.startsAt)).toEqual([
       '2027-03-01T12:00:00.000Z',
       '2027-03-01T13:00:00.000Z',
       '2027-03-01T14:00:00.000Z',
       '2027-03-02T15:00:00.000Z',
     ]);
-    expect(moreByDay(times, 'America/New_York', 3)).toEqual([['2027-03-01', 2]]);
-    expect(moreByDay(times, 'UTC', 3)).toEqual([['2027-03-01', 1]]);
+    expect(newYork.more).toEqual([['2027-03-01', 2]]);
+    expect(monthDays(times, 'UTC', 3).more).toEqual([['2027-03-01', 1]]);
   });
 
   it('reads a view’s length either side of it, at most six weeks', () => {

@@ -142,22 +142,20 @@ function byDay(occurrences: readonly OccurrenceDoc[], timeZone: string) {
   return days;
 }
 
-/** The first `most` class times of each day, in time order. */
-export function fewEachDay(
+/**
+ * A busy month as drawn: the first `most` class times of each organisation day, in time order,
+ * and each day with more than that, with how many more — from one pass over the class times.
+ */
+export function monthDays(
   occurrences: readonly OccurrenceDoc[],
   timeZone: string,
   most: number,
-): OccurrenceDoc[] {
-  return [...byDay(occurrences, timeZone).values()].flatMap((list) => list.slice(0, most));
-}
-
-/** Each day with more than `most` class times, and how many more. */
-export function moreByDay(
-  occurrences: readonly OccurrenceDoc[],
-  timeZone: string,
-  most: number,
-): Array<[string, number]> {
-  return [...byDay(occurrences, timeZone)].flatMap(([day, list]) =>
-    list.length > most ? [[day, list.length - most] as [string, number]] : [],
-  );
+): { drawn: OccurrenceDoc[]; more: Array<[day: string, more: number]> } {
+  const drawn: OccurrenceDoc[] = [];
+  const more: Array<[string, number]> = [];
+  for (const [day, list] of byDay(occurrences, timeZone)) {
+    drawn.push(...list.slice(0, most));
+    if (list.length > most) more.push([day, list.length - most]);
+  }
+  return { drawn, more };
 }

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import FullCalendar from '@fullcalendar/react';
 import type {
   CalendarRef,
@@ -40,16 +40,65 @@ import { BookingSettingsForm } from '../components/booking-settings-form.tsx';
 import { AppointmentTypes } from '../components/appointment-types.tsx';
 import { StaffHours } from '../components/staff-hours.tsx';
 import {
-  fewEachDay,
   latestById,
   MONTH_DAY_EVENTS,
-  moreByDay,
+  monthDays,
   sameDocuments,
   windowsAround,
 } from '../month-events.ts';
 import '../schedule.css';
 
 type Editing = { classId: string | null; initial: ClassFormValues };
+
+// The calendar's fixed options, made once (FullCalendar compares options by identity first).
+const plugins = [classicTheme, dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin];
+const headerToolbar = {
+  start: 'prev,today,next',
+  center: 'title',
+  end: 'timeGridDay,timeGridWeek,dayGridMonth,listWeek',
+};
+const buttons = {
+  today: { text: 'Today', hint: 'Today' },
+  day: { text: 'Day' },
+  week: { text: 'Week' },
+  month: { text: 'Month' },
+};
+const toolbarSectionClass = (section: { name: string }) =>
+  section.name === 'center' ? 'schedule-toolbar-title-section' : '';
+
+/** The class times as FullCalendar's events; a month draws a few a day and '+N more'. */
+function eventsOf(
+  occurrences: readonly OccurrenceDoc[],
+  timeZone: string,
+  month: boolean,
+): EventInput[] {
+  const days = month ? monthDays(occurrences, timeZone, MONTH_DAY_EVENTS) : null;
+  const events: EventInput[] = (days?.drawn ?? occurrences).map((o) => ({
+    id: o.id,
+    title:
+      o.status === 'cancelled'
+        ? `Cancelled: ${o.title}`
+        : `${o.title} (${o.bookedCount}/${o.capacity}${o.waitlistCount ? ` +${o.waitlistCount}` : ''})`,
+    start: o.startsAt,
+    end: o.endsAt,
+    classNames: [
+      o.status === 'cancelled' ? 'occurrence-cancelled' : 'occurrence-scheduled',
+      `kind-${o.kind}`,
+    ],
+    extendedProps: { last: 0 },
+  }));
+  for (const [day, more] of days?.more ?? [])
+    events.push({
+      id: `more:${day}`,
+      title: `+${more} more`,
+      start: day,
+      allDay: true,
+      classNames: ['occurrence-more'],
+      // After the day's class times (eventOrder below).
+      extendedProps: { last: 1 },
+    });
+  return events;
+}
 
 /**
  * /dashboard/calendar (issue 16, claim manage-schedule): the organisation's classes and events
@@ -156,40 +205,64 @@ export function CalendarPage({
   const coachChoices = (coaches.data?.coaches ?? []).map((c) => ({ id: c.userId, name: c.name }));
 
   // Everything read is handed over (the calendar draws what falls in its range): the next or
-  // previous range is drawn at once, in one pass, from documents already in hand.
+  // previous range is drawn at once, in one pass, from documents already in hand. The events are
+  // built again only when the class times or the view's kind change: FullCalendar takes a new
+  // list as a new event source and parses every event again, so a render for anything else (a
+  // panel opening, the clock's minute, a read answering with what is already drawn) hands it
+  // the same list.
   const month = range?.view === 'dayGridMonth';
-  const drawn = month ? fewEachDay(occurrences, timeZone, MONTH_DAY_EVENTS) : occurrences;
-  const events: EventInput[] = drawn.map((o: OccurrenceDoc) => ({
-    id: o.id,
-    title:
-      o.status === 'cancelled'
-        ? `Cancelled: ${o.title}`
-        : `${o.title} (${o.bookedCount}/${o.capacity}${o.waitlistCount ? ` +${o.waitlistCount}` : ''})`,
-    start: o.startsAt,
-    end: o.endsAt,
-    classNames: [
-      o.status === 'cancelled' ? 'occurrence-cancelled' : 'occurrence-scheduled',
-      `kind-${o.kind}`,
-    ],
-    extendedProps: { last: 0 },
-  }));
-  if (month)
-    for (const [day, more] of moreByDay(occurrences, timeZone, MONTH_DAY_EVENTS))
-      events.push({
-        id: `more:${day}`,
-        title: `+${more} more`,
-        start: day,
-        allDay: true,
-        classNames: ['occurrence-more'],
-        // After the day's class times (eventOrder below).
-        extendedProps: { last: 1 },
-      });
+  const events = useMemo(
+    () => eventsOf(occurrences, timeZone, month),
+    [occurrences, timeZone, month],
+  );
   const open = occurrences.find((o) => o.id === openId) ?? null;
   const now = useNow(60_000);
   const today = dayKeyOf(now.getTime(), timeZone);
 
-  const startNew = (day: string, time?: string) =>
-    setEditing({ classId: null, initial: blankClassForm(day, time) });
+  const startNew = useCallback(
+    (day: string, time?: string) =>
+      setEditing({ classId: null, initial: blankClassForm(day, time) }),
+    [],
+  );
+  // The calendar's callbacks keep their identity from render to render: FullCalendar refines
+  // its options again whenever one of them is a new function.
+  const datesSet = useCallback(
+    (info: DatesSetInfo) =>
+      setRange((current) => {
+        const next = {
+          from: info.start.toISOString(),
+          to: info.end.toISOString(),
+          view: info.view.type,
+        };
+        return current &&
+          current.from === next.from &&
+          current.to === next.to &&
+          current.view === next.view
+          ? current
+          : next;
+      }),
+    [],
+  );
+  const eventClick = useCallback((info: EventClickInfo) => {
+    info.jsEvent.preventDefault();
+    // '+N more' on a busy day of the month opens that day.
+    if (info.event.id.startsWith('more:'))
+      calendar.current?.getApi().changeView('timeGridDay', info.event.id.slice(5));
+    else setOpenId(info.event.id);
+  }, []);
+  const dateClick = useCallback(
+    (info: DateClickInfo) => {
+      if (!online) return;
+      const wall = wallInputOf(info.date.toISOString(), timeZone);
+      const [day = today, time] = wall.split('T');
+      startNew(day, info.allDay ? undefined : time);
+    },
+    [online, timeZone, today, startNew],
+  );
+  // A phone gets the list: seven narrow columns hide the titles (read once: it is the first view).
+  const [initialView] = useState(() =>
+    window.matchMedia('(max-width: 40rem)').matches ? 'listWeek' : 'timeGridWeek',
+  );
 
   return (
     <section className="page schedule-page">
@@ -225,11 +298,8 @@ export function CalendarPage({
       <div className="schedule-calendar">
         <FullCalendar
           ref={calendar}
-          plugins={[classicTheme, dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin]}
-          // A phone gets the list: seven narrow columns hide the titles.
-          initialView={
-            window.matchMedia('(max-width: 40rem)').matches ? 'listWeek' : 'timeGridWeek'
-          }
+          plugins={plugins}
+          initialView={initialView}
           timeZone={timeZone}
           firstDay={1}
           height="auto"
@@ -240,53 +310,17 @@ export function CalendarPage({
           // times is drawn as ~100 events, and stays quick.
           dayMaxEvents={false}
           eventOrder="last,start,-duration,allDay,title"
-          headerToolbar={{
-            start: 'prev,today,next',
-            center: 'title',
-            end: 'timeGridDay,timeGridWeek,dayGridMonth,listWeek',
-          }}
+          headerToolbar={headerToolbar}
           // On a phone the title and the list's class names wrap (schedule.css) rather than
           // run past the screen or lose their places count.
-          toolbarSectionClass={(section: { name: string }) =>
-            section.name === 'center' ? 'schedule-toolbar-title-section' : ''
-          }
+          toolbarSectionClass={toolbarSectionClass}
           toolbarTitleClass="schedule-toolbar-title"
           listItemEventTitleClass="schedule-list-title"
-          buttons={{
-            today: { text: 'Today', hint: 'Today' },
-            day: { text: 'Day' },
-            week: { text: 'Week' },
-            month: { text: 'Month' },
-          }}
+          buttons={buttons}
           events={events}
-          datesSet={(info: DatesSetInfo) =>
-            setRange((current) => {
-              const next = {
-                from: info.start.toISOString(),
-                to: info.end.toISOString(),
-                view: info.view.type,
-              };
-              return current &&
-                current.from === next.from &&
-                current.to === next.to &&
-                current.view === next.view
-                ? current
-                : next;
-            })
-          }
-          eventClick={(info: EventClickInfo) => {
-            info.jsEvent.preventDefault();
-            // '+N more' on a busy day of the month opens that day.
-            if (info.event.id.startsWith('more:'))
-              calendar.current?.getApi().changeView('timeGridDay', info.event.id.slice(5));
-            else setOpenId(info.event.id);
-          }}
-          dateClick={(info: DateClickInfo) => {
-            if (!online) return;
-            const wall = wallInputOf(info.date.toISOString(), timeZone);
-            const [day = today, time] = wall.split('T');
-            startNew(day, info.allDay ? undefined : time);
-          }}
+          datesSet={datesSet}
+          eventClick={eventClick}
+          dateClick={dateClick}
         />
       </div>
       <BookingSettingsForm orgId={orgId} />
