@@ -46,7 +46,7 @@ export function useLiveQuery<N extends CollectionName>(
       db.collections[collection].find(JSON.parse(key) as MangoQuery<DocOf<N>>).$,
       firstPullsOf(db.name).done$,
     ]).subscribe(([documents, pulled]) => {
-      const read = documents.map((d) => d.toMutableJSON());
+      const read = documents.map(plainDocument);
       if (!answered) {
         answered = true;
         measureFirstAnswer(measureAs, asked, read.length);
@@ -64,6 +64,23 @@ export function useLiveQuery<N extends CollectionName>(
   // Not replicated in this scope (its viewer may not see it): nothing, and nothing to wait for.
   if (db && !hasCollection(db, collection)) return nothingHere as LiveQuery<DocOf<N>>;
   return state;
+}
+
+// Each revision's plain document, made once: RxDB keeps one RxDocument per revision of a
+// document (its document cache), so a revision read again — the next answer of the same query,
+// or another query over the same range — hands back the same object, and what a screen derives
+// from it (a parse, parsedDocuments) can be kept by identity. Screens treat documents as
+// read-only: one object may be held by several reads.
+const plainDocuments = new WeakMap<object, unknown>();
+
+/** The plain JSON of a document's revision, the same object each time it is read. */
+export function plainDocument<D>(document: { toMutableJSON(): D }): D {
+  let plain = plainDocuments.get(document) as D | undefined;
+  if (plain === undefined) {
+    plain = document.toMutableJSON();
+    plainDocuments.set(document, plain);
+  }
+  return plain;
 }
 
 /**

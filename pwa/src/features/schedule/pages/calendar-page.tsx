@@ -28,6 +28,7 @@ import {
 import { productDocSchema } from '@platform/schema/payments/product-doc.zod';
 import { addDays, dayKeyOf, wallInputOf } from '@platform/schema/time-tracking/org-calendar';
 import { useQuery } from '@tanstack/react-query';
+import { parsedDocuments } from '../../../db/parsed-documents.ts';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
@@ -170,14 +171,9 @@ export function CalendarPage({
   const [editing, setEditing] = useState<Editing | null>(null);
   const [openId, setOpenId] = useState<string | null>(null);
 
-  const occurrences = useMemo(
-    () =>
-      documents.flatMap((doc) => {
-        const parsed = occurrenceDocSchema.safeParse(doc);
-        return parsed.success ? [parsed.data] : [];
-      }),
-    [documents],
-  );
+  // Each class time parsed once per revision: a month's move hands over ~3,600 documents, most
+  // of them drawn before (parsing them all again was the largest piece of a move in a profile).
+  const occurrences = useMemo(() => parsedDocuments(occurrenceDocSchema, documents), [documents]);
   const classes = useMemo(
     () =>
       new Map(
