@@ -71,8 +71,14 @@ describe('plainDocument', () => {
         { id: 'a', n: 1 },
         { id: 'b', n: 2 },
       ]);
-      const plainOf = async (selector: Record<string, unknown>) =>
-        (await things!.find({ selector, sort: [{ id: 'asc' }] }).exec()).map(plainDocument);
+      // The RxDocuments are held to the end: the cache is keyed by them, weakly, and one
+      // collected between two reads would be made again (a new object, rightly).
+      const held: unknown[] = [];
+      const plainOf = async (selector: Record<string, unknown>) => {
+        const documents = await things!.find({ selector, sort: [{ id: 'asc' }] }).exec();
+        held.push(documents);
+        return documents.map(plainDocument);
+      };
       const [a, b] = await plainOf({});
       expect(a).toEqual({ id: 'a', n: 1 });
       // Another query over the same documents, and the same query again: the same objects.
@@ -89,6 +95,7 @@ describe('plainDocument', () => {
       expect(next[0]).not.toBe(a);
       expect(next[0]).toEqual({ id: 'a', n: 5 });
       expect(next[1]).toBe(b);
+      expect(held).toHaveLength(2);
     } finally {
       await db.remove();
     }

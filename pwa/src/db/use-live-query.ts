@@ -5,9 +5,20 @@ import type { CollectionName, DocOf } from '@platform/schema/sync/collections';
 import { firstPullsOf } from '../sync/first-pull.ts';
 import { hasCollection, type AccountDatabase } from './database.ts';
 
+/**
+ * A replica document as screens get it: one object shared by every read of its revision
+ * (plainDocument), so read-only all the way down — a screen that needs it changed makes a copy.
+ */
+export type ReplicaDocument<D> =
+  D extends ReadonlyArray<infer E>
+    ? ReadonlyArray<ReplicaDocument<E>>
+    : D extends object
+      ? { readonly [K in keyof D]: ReplicaDocument<D[K]> }
+      : D;
+
 export type LiveQuery<D> = {
   status: 'loading' | 'ready';
-  documents: D[];
+  documents: ReadonlyArray<ReplicaDocument<D>>;
   /** The query these documents answer, serialised (a screen whose query moved can tell). */
   answers?: string;
 };
@@ -74,13 +85,14 @@ export function useLiveQuery<N extends CollectionName>(
 const plainDocuments = new WeakMap<object, unknown>();
 
 /** The plain JSON of a document's revision, the same object each time it is read. */
-export function plainDocument<D>(document: { toMutableJSON(): D }): D {
-  let plain = plainDocuments.get(document) as D | undefined;
+export function plainDocument<D>(document: { toMutableJSON(): D }): ReplicaDocument<D> {
+  let plain = plainDocuments.get(document);
   if (plain === undefined) {
     plain = document.toMutableJSON();
     plainDocuments.set(document, plain);
   }
-  return plain;
+  // The one place a document becomes read-only: the type only takes away the writes.
+  return plain as ReplicaDocument<D>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { CollectionName, DocOf } from '@platform/schema/sync/collections';
 import { replicatedDefinitions } from '../db/collections.ts';
 import { hasCollection, type AccountDatabase } from '../db/database.ts';
+import type { ReplicaDocument } from '../db/use-live-query.ts';
 import { pendingWritesOf } from './pending-writes.ts';
 
 /**
@@ -10,7 +11,8 @@ import { pendingWritesOf } from './pending-writes.ts';
 export async function saveDocument<N extends CollectionName>(
   db: AccountDatabase,
   name: N,
-  doc: DocOf<N>,
+  /** The next state (a replica document read-only as screens hold it is fine: it is copied). */
+  doc: ReplicaDocument<DocOf<N>>,
   now = new Date(),
 ): Promise<DocOf<N>> {
   const parsed = replicatedDefinitions[name].schema.parse({

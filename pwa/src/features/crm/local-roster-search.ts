@@ -2,9 +2,10 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { hasTag, normaliseTags } from '@platform/schema/crm/tags.rules';
 import type { RosterRow, RosterSortField } from '@platform/schema/crm/crm.zod';
 import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
+import type { ReplicaDocument } from '../../db/use-live-query.ts';
 
 /** A replicated roster item as a row of the table (the server's row shape). */
-export function rowOfRosterItem(item: RosterItemDoc): RosterRow {
+export function rowOfRosterItem(item: ReplicaDocument<RosterItemDoc>): RosterRow {
   return {
     rosterId: item.id,
     userId: item.athlete.id,
@@ -12,7 +13,7 @@ export function rowOfRosterItem(item: RosterItemDoc): RosterRow {
     lastName: item.athlete.lastName,
     email: item.athlete.email,
     phone: item.phone,
-    tags: item.tags,
+    tags: [...item.tags],
   };
 }
 
@@ -35,14 +36,14 @@ function phoneKeys(phone: string): string[] {
 }
 
 /** The prefixes an item answers to: each name word, the email, the phone. */
-function keysOf(item: RosterItemDoc): string[] {
+function keysOf(item: ReplicaDocument<RosterItemDoc>): string[] {
   const { athlete } = item;
   const names = wordsOf(`${athlete.firstName} ${athlete.lastName} ${athlete.fullName}`);
   const phone = item.phone ?? '';
   return [...names, athlete.email?.toLowerCase() ?? '', phone, ...phoneKeys(phone)].filter(Boolean);
 }
 
-export function matchesQuery(item: RosterItemDoc, query: string): boolean {
+export function matchesQuery(item: ReplicaDocument<RosterItemDoc>, query: string): boolean {
   const words = wordsOf(query);
   if (words.length === 0) return true;
   const keys = keysOf(item);
@@ -54,7 +55,7 @@ export function matchesQuery(item: RosterItemDoc, query: string): boolean {
   });
 }
 
-const sortKey = (item: RosterItemDoc, field: RosterSortField): string => {
+const sortKey = (item: ReplicaDocument<RosterItemDoc>, field: RosterSortField): string => {
   // The device has no creation time; the last change is the nearest it knows.
   if (field === 'createdAt') return item.updatedAt;
   if (field === 'email') return item.athlete.email ?? '';
@@ -67,7 +68,7 @@ const sortKey = (item: RosterItemDoc, field: RosterSortField): string => {
  * is not repeated here — offline, a prefix is what staff get.
  */
 export function searchLocalRoster(
-  items: readonly RosterItemDoc[],
+  items: ReadonlyArray<ReplicaDocument<RosterItemDoc>>,
   options: { q: string; tag?: string | undefined; sort: RosterSortField; dir: 'asc' | 'desc' },
 ): RosterRow[] {
   const sign = options.dir === 'desc' ? -1 : 1;

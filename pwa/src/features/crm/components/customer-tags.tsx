@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { TAG_MAX, hasTag, spellingOf } from '@platform/schema/crm/tags.rules';
 
 type Props = {
-  tags: string[];
+  tags: readonly string[];
   /** Saves the whole new list (on the device, which sends it when it can). */
   onSave: (tags: string[]) => Promise<void>;
   /** False while there is no way to save (offline before this customer reached the device). */

@@ -2,7 +2,7 @@ import { useCallback, useMemo } from 'react';
 import type { CustomerNoteDoc } from '@platform/schema/crm/customer-note.zod';
 import { normaliseTags } from '@platform/schema/crm/tags.rules';
 import type { RosterItemDoc } from '@platform/schema/roster/roster-item.zod';
-import { useLiveQuery } from '../../../db/use-live-query.ts';
+import { useLiveQuery, type ReplicaDocument } from '../../../db/use-live-query.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { saveDocument } from '../../../sync/local-writes.ts';
 import { useAccountSync } from '../../../sync/sync-context.tsx';
@@ -11,7 +11,7 @@ export type LocalCustomer = {
   /** 'loading' until the device's database has answered (or there is none yet). */
   status: 'loading' | 'ready';
   /** The customer's replicated roster item; null when this device does not hold it (yet). */
-  item: RosterItemDoc | null;
+  item: ReplicaDocument<RosterItemDoc> | null;
   /** The notes this device holds about the customer, newest first. */
   notes: CustomerNoteDoc[];
   saveTags: (tags: string[]) => Promise<void>;
@@ -33,7 +33,7 @@ export function useLocalCustomer(rosterId: string): LocalCustomer {
   const user = useSignedInUser();
   const db = sync?.db ?? null;
   const roster = useLiveQuery(db, 'roster', { selector: { id: rosterId } });
-  const item: RosterItemDoc | null = roster.documents[0] ?? null;
+  const item = roster.documents[0] ?? null;
   const customerId = item?.athlete.id ?? '';
   const noteDocs = useLiveQuery(db, 'customer-notes', { selector: { userId: customerId } });
   const notes = useMemo(() => noteDocs.documents.slice().sort(newestFirst), [noteDocs.documents]);

@@ -9,13 +9,10 @@ import { rosterItemDocSchema } from '@platform/schema/roster/roster-item.zod';
 import {
   appointmentTypeDocSchema,
   availabilityDocSchema,
-  type AppointmentTypeDoc,
-  type AvailabilityDoc,
 } from '@platform/schema/schedule/appointments.zod';
 import {
   classDocSchema,
   occurrenceDocSchema,
-  type ClassDoc,
   type OccurrenceDoc,
 } from '@platform/schema/schedule/schedule.zod';
 import {
@@ -24,6 +21,7 @@ import {
   mondayOf,
   startOfDay,
 } from '@platform/schema/time-tracking/org-calendar';
+import { parsedDocuments } from '../../../db/parsed-documents.ts';
 import { useLiveQuery } from '../../../db/use-live-query.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { useNow } from '../../../lib/use-now.ts';
@@ -46,15 +44,6 @@ import {
   placesLabel,
 } from '../schedule-view.ts';
 import { useCustomerApp } from '../use-customer-app.ts';
-
-const parsedAll = <T,>(
-  docs: unknown[],
-  schema: { safeParse: (d: unknown) => { success: true; data: T } | { success: false } },
-) =>
-  docs.flatMap((doc) => {
-    const parsed = schema.safeParse(doc);
-    return parsed.success ? [parsed.data] : [];
-  });
 
 /**
  * My calendar (issue 16): the family's bookings and the organisation's classes, from the
@@ -91,11 +80,11 @@ export function MyCalendarPage() {
   const hoursQuery = useLiveQuery(db, 'availability', { selector: { orgId: scope } });
 
   const bookings = useMemo(
-    () => parsedAll<BookingDoc>(bookingsQuery.documents, bookingDocSchema),
+    () => parsedDocuments(bookingDocSchema, bookingsQuery.documents),
     [bookingsQuery.documents],
   );
   const weekTimes = useMemo(
-    () => parsedAll<OccurrenceDoc>(occurrencesQuery.documents, occurrenceDocSchema),
+    () => parsedDocuments(occurrenceDocSchema, occurrencesQuery.documents),
     [occurrencesQuery.documents],
   );
   // Classes and events: appointments (anyone's) are the staff member's busy time, not a class;
@@ -110,37 +99,36 @@ export function MyCalendarPage() {
     [weekTimes, bookings],
   );
   const types = useMemo(
-    () => parsedAll<AppointmentTypeDoc>(typesQuery.documents, appointmentTypeDocSchema),
+    () => parsedDocuments(appointmentTypeDocSchema, typesQuery.documents),
     [typesQuery.documents],
   );
   const hours = useMemo(
-    () => parsedAll<AvailabilityDoc>(hoursQuery.documents, availabilityDocSchema),
+    () => parsedDocuments(availabilityDocSchema, hoursQuery.documents),
     [hoursQuery.documents],
   );
   const classes = useMemo(
-    () =>
-      new Map(parsedAll<ClassDoc>(classesQuery.documents, classDocSchema).map((c) => [c.id, c])),
+    () => new Map(parsedDocuments(classDocSchema, classesQuery.documents).map((c) => [c.id, c])),
     [classesQuery.documents],
   );
   const userId = user.id;
   const userName = user.fullName;
   const family = useMemo(() => {
     const people = new Map<string, string>([[userId, userName]]);
-    for (const item of parsedAll(rosterQuery.documents, rosterItemDocSchema))
+    for (const item of parsedDocuments(rosterItemDocSchema, rosterQuery.documents))
       people.set(item.athlete.id, item.athlete.id === userId ? userName : item.athlete.fullName);
     return [...people].map(([id, name]) => ({ id, name, self: id === userId }));
   }, [rosterQuery.documents, userId, userName]);
   const purchases = useMemo(
-    () => parsedAll(purchasesQuery.documents, purchaseDocSchema),
+    () => parsedDocuments(purchaseDocSchema, purchasesQuery.documents),
     [purchasesQuery.documents],
   );
   const credits = useMemo(
-    () => parsedAll(creditsQuery.documents, creditDocSchema),
+    () => parsedDocuments(creditDocSchema, creditsQuery.documents),
     [creditsQuery.documents],
   );
   const groupNames = useMemo(() => {
     const names = new Map<string, string>();
-    for (const product of parsedAll(productsQuery.documents, productDocSchema))
+    for (const product of parsedDocuments(productDocSchema, productsQuery.documents))
       for (const group of product.punchCardConfiguration.groups) names.set(group.id, group.name);
     for (const credit of credits) names.set(credit.groupId, credit.groupName);
     return names;
@@ -160,12 +148,7 @@ export function MyCalendarPage() {
   });
   const bookedTimes = useMemo(
     () =>
-      new Map(
-        parsedAll<OccurrenceDoc>(allOccurrences.documents, occurrenceDocSchema).map((o) => [
-          o.id,
-          o,
-        ]),
-      ),
+      new Map(parsedDocuments(occurrenceDocSchema, allOccurrences.documents).map((o) => [o.id, o])),
     [allOccurrences.documents],
   );
   const typesById = new Map(types.map((t) => [t.id, t]));

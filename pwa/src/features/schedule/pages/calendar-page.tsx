@@ -51,7 +51,7 @@ import '../schedule.css';
 
 type Editing = { classId: string | null; initial: ClassFormValues };
 
-// The calendar's fixed options, made once (FullCalendar compares options by identity first).
+// The calendar's fixed options, made once.
 const plugins = [classicTheme, dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin];
 const headerToolbar = {
   start: 'prev,today,next',
