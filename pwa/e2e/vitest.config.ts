@@ -13,11 +13,10 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['./global-setup.ts'],
-    // Three files at a time: most of a test's time is the browser and the server waiting on
-    // each other, timers and IndexedDB, not both cores busy — three took 604 s where two took
-    // 752 s (2026-11-29). The one test that failed under three read a customer list before its
-    // search had answered (fixed in the test and the picker: 'Searching…' marks the rows of the
-    // search before).
-    maxWorkers: 3,
+    // Two files at a time keep a 2-core machine busy but not starved. Three took 604 s instead
+    // of 752 s once (2026-11-29, morning); that evening three drove the load average to 14 on
+    // two cores — 13 files in 12 minutes against 14 in 10 with two — and a test that a note
+    // reaches a second screen within 2 s failed. The browsers' rendering is the limit here.
+    maxWorkers: 2,
   },
 });
