@@ -175,21 +175,11 @@ export function CalendarPage({
   // of them drawn before (parsing them all again was the largest piece of a move in a profile).
   const occurrences = useMemo(() => parsedDocuments(occurrenceDocSchema, documents), [documents]);
   const classes = useMemo(
-    () =>
-      new Map(
-        classesQuery.documents.flatMap((doc) => {
-          const parsed = classDocSchema.safeParse(doc);
-          return parsed.success ? [[parsed.data.id, parsed.data] as const] : [];
-        }),
-      ),
+    () => new Map(parsedDocuments(classDocSchema, classesQuery.documents).map((c) => [c.id, c])),
     [classesQuery.documents],
   );
   const catalogue = useMemo(
-    () =>
-      productsQuery.documents.flatMap((doc) => {
-        const parsed = productDocSchema.safeParse(doc);
-        return parsed.success ? [parsed.data] : [];
-      }),
+    () => parsedDocuments(productDocSchema, productsQuery.documents),
     [productsQuery.documents],
   );
   const memberships = catalogue
