@@ -1,9 +1,10 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ensureChromium } from './lib/chromium.ts';
 import { buildPwa, repoRoot } from './lib/pwa-build.ts';
+import { recapOf, type VitestReport } from './lib/vitest-recap.ts';
 
 /**
  * `npm test`: typecheck, lint, unit + integration tests (real PostgreSQL when DATABASE_URL is
@@ -14,16 +15,7 @@ const reports = mkdtempSync(path.join(tmpdir(), 'test-reports-'));
 let passed = 0;
 let failed = 0;
 const failures: string[] = [];
-
-function step(name: string, command: string, args: string[]): boolean {
-  console.log(`\n━━ ${name} ━━`);
-  const started = Date.now();
-  const result = spawnSync(command, args, { cwd: repoRoot, stdio: 'inherit' });
-  const ok = result.status === 0;
-  console.log(`━━ ${name}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  if (!ok) failures.push(name);
-  return ok;
-}
+const recaps: string[] = [];
 
 /**
  * Steps that only use the CPU and share nothing (typecheck and lint), side by side: each is one
@@ -55,15 +47,54 @@ async function stepsSideBySide(steps: Array<[name: string, command: string, args
   }
 }
 
-function vitest(name: string, extraArgs: string[]): void {
+/**
+ * A vitest step, its output shown as it comes and kept: when the step fails, what failed is
+ * written again at the very end (`recaps`), since a CI log is often read from its tail only. A
+ * run can fail with every test passed — an unhandled error, or a hook that threw — and then the
+ * recap is the only place that says why.
+ */
+async function vitest(name: string, extraArgs: string[]): Promise<void> {
   const report = path.join(reports, `${name.replace(/\W+/g, '-')}.json`);
-  step(name, 'npx', ['vitest', 'run', ...extraArgs, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]);
+  const args = [
+    'vitest',
+    'run',
+    ...extraArgs,
+    '--reporter=default',
+    '--reporter=json',
+    `--outputFile.json=${report}`,
+  ];
+  console.log(`\n━━ ${name} ━━`);
+  const started = Date.now();
+  let output = '';
+  const code = await new Promise<number | null>((resolve) => {
+    const child = spawn('npx', args, { cwd: repoRoot, stdio: ['inherit', 'pipe', 'pipe'] });
+    const keep = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
+      to.write(chunk);
+      output += chunk.toString();
+    };
+    child.stdout.on('data', keep(process.stdout));
+    child.stderr.on('data', keep(process.stderr));
+    child.on('error', (error) => {
+      output += `${error.message}\n`;
+      resolve(null);
+    });
+    child.on('close', resolve);
+  });
+  const ok = code === 0;
+  console.log(
+    `━━ ${name}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+  );
+  let summary: VitestReport | undefined;
   try {
-    const summary = JSON.parse(readFileSync(report, 'utf8')) as { numPassedTests: number; numFailedTests: number };
+    summary = JSON.parse(readFileSync(report, 'utf8')) as VitestReport;
     passed += summary.numPassedTests;
     failed += summary.numFailedTests;
   } catch {
     failed += 1; // the runner died before writing its report
+  }
+  if (!ok) {
+    failures.push(name);
+    recaps.push(recapOf(name, code, summary, output, repoRoot));
   }
 }
 
@@ -74,7 +105,9 @@ try {
   process.exit(1);
 }
 if (!process.env.DATABASE_URL) {
-  console.log('DATABASE_URL is not set: integration tests run on PGlite only (CI runs them on PostgreSQL too).');
+  console.log(
+    'DATABASE_URL is not set: integration tests run on PGlite only (CI runs them on PostgreSQL too).',
+  );
 }
 
 await stepsSideBySide([
@@ -82,17 +115,18 @@ await stepsSideBySide([
   ['typecheck pwa', 'npx', ['tsc', '-p', 'pwa/tsconfig.json']],
   ['lint', 'npx', ['eslint', '.']],
 ]);
-vitest('unit and integration', []);
-vitest('concurrency and interruption (serial)', ['--config', 'vitest.serial.config.ts']);
+await vitest('unit and integration', []);
+await vitest('concurrency and interruption (serial)', ['--config', 'vitest.serial.config.ts']);
 try {
   console.log('\n━━ build the PWA ━━');
   buildPwa({ force: true, quiet: true });
-  vitest('end-to-end (Chromium)', ['--config', 'pwa/e2e/vitest.config.ts']);
+  await vitest('end-to-end (Chromium)', ['--config', 'pwa/e2e/vitest.config.ts']);
 } catch (error) {
   failures.push(`PWA build: ${error instanceof Error ? error.message : String(error)}`);
 }
 rmSync(reports, { recursive: true, force: true });
 
+if (recaps.length) console.log(`\n━━ what failed ━━\n${recaps.join('\n\n')}`);
 console.log(failures.length ? `\nFailed steps: ${failures.join(', ')}` : '\nAll steps passed.');
 console.log(`${passed} passed, ${failed} failed`);
 process.exit(failures.length || failed ? 1 : 0);
