@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import type { OccurrenceDoc } from '@platform/schema/schedule/schedule.zod';
 import {
+  documentsToHold,
   latestById,
   monthDays,
   neighbourRanges,
@@ -144,5 +146,161 @@ describe('the month view’s events', () => {
       false,
     );
     expect(sameDocuments([a!, b!], [a!, { ...b!, id: crypto.randomUUID() }])).toBe(false);
+  });
+});
+
+describe('the class times the calendar holds (documentsToHold)', () => {
+  type Doc = { id: string; startsAt: string; updatedAt: string };
+  const DAY = 86_400_000;
+  const start = Date.parse('2027-02-01T00:00:00.000Z');
+  // Three class times a day over 200 days: the replica.
+  const replica: Doc[] = Array.from({ length: 600 }, (_, i) => {
+    const startsAt = new Date(start + Math.floor(i / 3) * DAY + (i % 3) * 3_600_000).toISOString();
+    return { id: `c${i}`, startsAt, updatedAt: startsAt };
+  });
+  const within = (docs: readonly Doc[], w: { from: string; to: string }) =>
+    docs.filter((d) => d.startsAt >= w.from && d.startsAt < w.to);
+
+  /**
+   * The staff calendar's month walked forwards as the page reads it: the range moves (the reads
+   * still hold their answers for the windows before), then the shown range answers, then the
+   * range after, then the range before. Counts the new lists handed to FullCalendar per move.
+   */
+  function walk(hold: typeof documentsToHold, moves: number) {
+    // February 2027 begins on a Monday: its six-week grid is 1 February – 15 March.
+    let range = {
+      from: '2027-02-01T00:00:00.000Z',
+      to: '2027-03-15T00:00:00.000Z',
+      view: 'dayGridMonth',
+    };
+    let held: readonly Doc[] = [];
+    const reads = {
+      before: { docs: [] as Doc[], answered: false },
+      shown: { docs: [] as Doc[], answered: false },
+      after: { docs: [] as Doc[], answered: false },
+    };
+    const newLists: number[] = [];
+    for (let move = 0; move <= moves; move++) {
+      const windows = windowsAround(range, 'UTC');
+      let lists = 0;
+      const settle = () => {
+        const next = hold(held, [
+          { window: windows.before, documents: reads.before.docs, answered: reads.before.answered },
+          { window: windows.shown, documents: reads.shown.docs, answered: reads.shown.answered },
+          { window: windows.after, documents: reads.after.docs, answered: reads.after.answered },
+        ]);
+        if (next !== held) lists++;
+        held = next;
+      };
+      for (const read of Object.values(reads)) read.answered = false;
+      settle();
+      for (const name of ['shown', 'after', 'before'] as const) {
+        reads[name] = { docs: within(replica, windows[name]), answered: true };
+        settle();
+      }
+      newLists.push(lists);
+      // Once every read has answered, exactly the three windows' class times are held.
+      const expected = within(replica, { from: windows.before.from, to: windows.after.to });
+      expect(sameDocuments(held, expected)).toBe(true);
+      range = { ...windows.after, view: 'dayGridMonth' };
+    }
+    return newLists;
+  }
+
+  it('hands FullCalendar one new list per month moved, holding exactly the three windows after', () => {
+    const lists = walk(documentsToHold, 4);
+    expect(lists.slice(1)).toEqual([1, 1, 1, 1]);
+    // Joining the reads' answers as they come (what the page did before) hands it three.
+    const joined = walk((held, reads) => {
+      const read = latestById(...reads.map((r) => r.documents));
+      return sameDocuments(held, read) ? held : read;
+    }, 4);
+    expect(joined.slice(1)).toEqual([3, 3, 3, 3]);
+  });
+
+  const window = { from: '2027-02-01T00:00:00.000Z', to: '2027-02-08T00:00:00.000Z' };
+  const later = { from: '2027-02-08T00:00:00.000Z', to: '2027-02-15T00:00:00.000Z' };
+  const [a, b, c] = replica;
+  const inLater = replica[30]!;
+
+  it('drops what an answered window no longer holds, also from a read yet to answer', () => {
+    const held = [a!, b!, c!];
+    // b was deleted: the answer for its window no longer holds it; a stale read still does.
+    const next = documentsToHold(held, [
+      { window, documents: [a!, c!], answered: true },
+      { window: later, documents: [b!, inLater], answered: false },
+    ]);
+    expect(next.map((d) => d.id).sort()).toEqual([a!.id, c!.id, inLater.id].sort());
+  });
+
+  it('keeps what a window yet to answer holds, and takes a class time’s new revision', () => {
+    const changed = { ...a!, updatedAt: '2027-02-01T12:00:00.000Z' };
+    const held = [a!, inLater];
+    const next = documentsToHold(held, [
+      { window, documents: [changed], answered: true },
+      { window: later, documents: [], answered: false },
+    ]);
+    expect(next).toEqual([inLater, changed]);
+    // Nothing new: the same list, not an equal one.
+    const same = documentsToHold(next, [
+      { window, documents: [changed], answered: true },
+      { window: later, documents: [], answered: false },
+    ]);
+    expect(same).toBe(next);
+  });
+
+  it('is settled after one step, sound and loses nothing, whatever the reads hold (property)', () => {
+    const day = (n: number) => new Date(start + n * DAY).toISOString();
+    const arbitraryDoc = fc
+      .record({ i: fc.integer({ min: 0, max: 599 }), newer: fc.boolean() })
+      .map(({ i, newer }) => {
+        const doc = replica[i]!;
+        return newer
+          ? { ...doc, updatedAt: new Date(Date.parse(doc.updatedAt) + 1).toISOString() }
+          : doc;
+      });
+    const arbitraryRead = fc.record({
+      from: fc.integer({ min: 0, max: 190 }),
+      days: fc.integer({ min: 1, max: 42 }),
+      answered: fc.boolean(),
+      docs: fc.array(arbitraryDoc, { maxLength: 40 }),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(arbitraryDoc, { maxLength: 60 }),
+        fc.array(arbitraryRead, { minLength: 1, maxLength: 3 }),
+        (heldDocs, reads) => {
+          const held = latestById(heldDocs);
+          const asked = reads.map((r) => {
+            const w = { from: day(r.from), to: day(Math.min(200, r.from + r.days)) };
+            // An answered read holds exactly what is inside its window, each id once.
+            const docs = latestById(
+              r.docs.filter((d) => !r.answered || (d.startsAt >= w.from && d.startsAt < w.to)),
+            );
+            return { window: w, documents: docs, answered: r.answered };
+          });
+          const next = documentsToHold(held, asked);
+          expect(documentsToHold(next, asked)).toBe(next);
+          expect(new Set(next.map((d) => d.id)).size).toBe(next.length);
+          const answered = asked.filter((r) => r.answered);
+          const known = new Map(
+            latestById(...answered.map((r) => r.documents)).map((d) => [d.id, d]),
+          );
+          for (const doc of next) {
+            // Nothing inside an answered window that no answer holds.
+            if (answered.some((r) => doc.startsAt >= r.window.from && doc.startsAt < r.window.to))
+              expect(known.has(doc.id)).toBe(true);
+            // An answered class time at its latest revision among the reads.
+            const latest = latestById(...asked.map((r) => r.documents)).find(
+              (d) => d.id === doc.id,
+            );
+            if (latest) expect(doc.updatedAt).toBe(latest.updatedAt);
+          }
+          // Every answered class time is held.
+          for (const id of known.keys()) expect(next.some((d) => d.id === id)).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });

@@ -130,6 +130,42 @@ export function sameDocuments<D extends { id: string; updatedAt: string }>(
   return b.every((doc) => stamps.get(doc.id) === doc.updatedAt);
 }
 
+/** One of the calendar's reads: its window, its latest answer, and whether that answer is for this window. */
+export type WindowRead<D> = { window: Window; documents: readonly D[]; answered: boolean };
+
+/**
+ * The class times the calendar holds once a read answers — `held` itself (the same array) when
+ * there is nothing new to draw, so FullCalendar, which parses every event again for a new list,
+ * is handed a new one about once a move instead of once for each of the three reads:
+ *
+ * - A read that has answered for its window is the truth inside it: what no answer holds there
+ *   is gone (deleted, or moved away), whoever still holds it.
+ * - What is held inside a window whose read has not answered yet — or outside every window (the
+ *   month just left) — is kept until there is something new to draw: it is drawn only if it is in
+ *   the visible range, and a read about to answer would hand most of it back.
+ * - When there is something new (a window's first answer, a changed class time), what lies
+ *   outside every window is dropped with it, so the list does not grow with each move.
+ */
+export function documentsToHold<D extends { id: string; updatedAt: string; startsAt: string }>(
+  held: readonly D[],
+  reads: ReadonlyArray<WindowRead<D>>,
+): readonly D[] {
+  const inside = (doc: D, window: Window) =>
+    doc.startsAt >= window.from && doc.startsAt < window.to;
+  const answered = reads.filter((read) => read.answered);
+  const known = new Set(answered.flatMap((read) => read.documents.map((doc) => doc.id)));
+  // Inside a window that has answered, and in no answer: deleted, or moved away — also when a
+  // read that has not answered since its window moved still holds it.
+  const gone = (doc: D) => !known.has(doc.id) && answered.some((read) => inside(doc, read.window));
+  const fresh = latestById(...reads.map((read) => read.documents)).filter((doc) => !gone(doc));
+  const freshIds = new Set(fresh.map((doc) => doc.id));
+  const kept = held.filter((doc) => !freshIds.has(doc.id) && !gone(doc));
+  const candidate = [...kept, ...fresh];
+  if (sameDocuments(held, candidate)) return held;
+  const windowed = candidate.filter((doc) => reads.some((read) => inside(doc, read.window)));
+  return sameDocuments(held, windowed) ? held : windowed;
+}
+
 function byDay(occurrences: readonly OccurrenceDoc[], timeZone: string) {
   const days = new Map<string, OccurrenceDoc[]>();
   for (const o of occurrences) {

@@ -29,7 +29,7 @@ import { productDocSchema } from '@platform/schema/payments/product-doc.zod';
 import { addDays, dayKeyOf, wallInputOf } from '@platform/schema/time-tracking/org-calendar';
 import { useQuery } from '@tanstack/react-query';
 import { parsedDocuments } from '../../../db/parsed-documents.ts';
-import { useLiveQuery } from '../../../db/use-live-query.ts';
+import { useLiveQuery, type ReplicaDocument } from '../../../db/use-live-query.ts';
 import { useSignedInUser } from '../../../lib/current-user.ts';
 import { useOnlineStatus } from '../../../lib/online-status.ts';
 import { useNow } from '../../../lib/use-now.ts';
@@ -41,7 +41,7 @@ import { BookingSettingsForm } from '../components/booking-settings-form.tsx';
 import { AppointmentTypes } from '../components/appointment-types.tsx';
 import { StaffHours } from '../components/staff-hours.tsx';
 import {
-  latestById,
+  documentsToHold,
   MONTH_DAY_EVENTS,
   monthDays,
   sameDocuments,
@@ -123,7 +123,7 @@ export function CalendarPage({
   // previous week or month draws from documents already in hand while the windows move on, and
   // the new shown range is a read already made. The shown range is a read of its own, so it
   // answers first (issue 16: a month under 100 ms).
-  const windows = range ? windowsAround(range, timeZone) : null;
+  const windows = useMemo(() => (range ? windowsAround(range, timeZone) : null), [range, timeZone]);
   const within = (window: { from: string; to: string } | undefined) => ({
     selector: { orgId, ...(window ? { startsAt: { $gte: window.from, $lt: window.to } } : {}) },
   });
@@ -145,21 +145,48 @@ export function CalendarPage({
     'calendar range after',
     'background',
   );
+  const before = within(windows?.before);
   const beforeQuery = useLiveQuery(
     around && afterQuery.answers === JSON.stringify(after) ? around : null,
     'occurrences',
-    within(windows?.before),
+    before,
     'calendar range before',
     'background',
   );
-  const read = useMemo(
-    () => latestById(beforeQuery.documents, occurrencesQuery.documents, afterQuery.documents),
-    [beforeQuery.documents, occurrencesQuery.documents, afterQuery.documents],
+  // What the calendar holds: the three reads' answers, kept as one list that changes only when
+  // there is something new to draw (documentsToHold) — a move's three answers then give
+  // FullCalendar one new list, when the range ahead first answers, instead of three.
+  const [documents, setDocuments] = useState<ReadonlyArray<ReplicaDocument<OccurrenceDoc>>>([]);
+  const afterKey = JSON.stringify(after);
+  const beforeKey = JSON.stringify(before);
+  const shownKey = JSON.stringify(shown);
+  const hold = useMemo(
+    () =>
+      windows
+        ? documentsToHold(documents, [
+            {
+              window: windows.before,
+              documents: beforeQuery.documents,
+              answered: beforeQuery.answers === beforeKey,
+            },
+            {
+              window: windows.shown,
+              documents: occurrencesQuery.documents,
+              answered: occurrencesQuery.answers === shownKey,
+            },
+            {
+              window: windows.after,
+              documents: afterQuery.documents,
+              answered: afterQuery.answers === afterKey,
+            },
+          ])
+        : // Until the calendar says its range, the shown read is everything.
+          sameDocuments(documents, occurrencesQuery.documents)
+          ? documents
+          : occurrencesQuery.documents,
+    [documents, windows, beforeQuery, occurrencesQuery, afterQuery, beforeKey, shownKey, afterKey],
   );
-  // A read answering with what is already drawn (the window moved over documents in hand)
-  // does not make the calendar draw again.
-  const [documents, setDocuments] = useState(read);
-  if (documents !== read && !sameDocuments(documents, read)) setDocuments(read);
+  if (hold !== documents) setDocuments(hold);
   const classesQuery = useLiveQuery(db, 'classes', { selector: { orgId } });
   const productsQuery = useLiveQuery(db, 'products', { selector: { orgId } });
   const coaches = useQuery({
