@@ -249,58 +249,156 @@ describe('the class times the calendar holds (documentsToHold)', () => {
     expect(same).toBe(next);
   });
 
-  it('is settled after one step, sound and loses nothing, whatever the reads hold (property)', () => {
+  it('hands a week view only the weeks once its reads have answered, after a month', () => {
+    const month = windowsAround(
+      { from: '2027-02-01T00:00:00.000Z', to: '2027-03-15T00:00:00.000Z', view: 'dayGridMonth' },
+      'UTC',
+    );
+    const held = within(replica, { from: month.before.from, to: month.after.to });
+    const week = windowsAround(
+      { from: '2027-02-08T00:00:00.000Z', to: '2027-02-15T00:00:00.000Z', view: 'timeGridWeek' },
+      'UTC',
+    );
+    const reads = (['before', 'shown', 'after'] as const).map((name) => ({
+      window: week[name],
+      documents: within(replica, week[name]),
+      answered: true,
+    }));
+    const next = documentsToHold(held, reads);
+    expect(
+      sameDocuments(next, within(replica, { from: week.before.from, to: week.after.to })),
+    ).toBe(true);
+    // While one of them is under way, the month's class times are kept (nothing new to draw).
+    expect(documentsToHold(held, [...reads.slice(0, 2), { ...reads[2]!, answered: false }])).toBe(
+      held,
+    );
+  });
+
+  it('counts a class time at a window’s end as the next window’s', () => {
+    // a starts on 1 February at 00:00, the `to` of `before` and the `from` of `window`.
+    const before = { from: '2027-01-25T00:00:00.000Z', to: a!.startsAt };
+    const held = [a!];
+    // Not in the answer for `before`: it is not in that window, and `window` has not answered.
+    expect(
+      documentsToHold(held, [
+        { window: before, documents: [], answered: true },
+        { window, documents: [], answered: false },
+      ]),
+    ).toBe(held);
+    // `window` answered without it: gone.
+    expect(
+      documentsToHold(held, [
+        { window: before, documents: [], answered: false },
+        { window, documents: [], answered: true },
+      ]),
+    ).toEqual([]);
+  });
+
+  it('is settled after one step, sound, and loses nothing, as class times change, move and go (property)', () => {
     const day = (n: number) => new Date(start + n * DAY).toISOString();
-    const arbitraryDoc = fc
-      .record({ i: fc.integer({ min: 0, max: 599 }), newer: fc.boolean() })
-      .map(({ i, newer }) => {
-        const doc = replica[i]!;
-        return newer
-          ? { ...doc, updatedAt: new Date(Date.parse(doc.updatedAt) + 1).toISOString() }
-          : doc;
-      });
-    const arbitraryRead = fc.record({
+    // Each class time as it was (its revision in `replica`) and as it is now: the same, a new
+    // revision (a later stamp, perhaps moved up to nine days), or deleted.
+    const arbitraryLife = fc.record({
+      i: fc.integer({ min: 0, max: 599 }),
+      now: fc.oneof(
+        fc.constant<'same' | 'deleted'>('same'),
+        fc.constant<'same' | 'deleted'>('deleted'),
+        fc.integer({ min: -9, max: 9 }),
+      ),
+    });
+    const arbitraryWindow = fc.record({
       from: fc.integer({ min: 0, max: 190 }),
       days: fc.integer({ min: 1, max: 42 }),
       answered: fc.boolean(),
-      docs: fc.array(arbitraryDoc, { maxLength: 40 }),
+      stale: fc.array(fc.nat(), { maxLength: 30 }),
     });
     fc.assert(
       fc.property(
-        fc.array(arbitraryDoc, { maxLength: 60 }),
-        fc.array(arbitraryRead, { minLength: 1, maxLength: 3 }),
-        (heldDocs, reads) => {
-          const held = latestById(heldDocs);
-          const asked = reads.map((r) => {
-            const w = { from: day(r.from), to: day(Math.min(200, r.from + r.days)) };
-            // An answered read holds exactly what is inside its window, each id once.
-            const docs = latestById(
-              r.docs.filter((d) => !r.answered || (d.startsAt >= w.from && d.startsAt < w.to)),
+        fc.uniqueArray(arbitraryLife, { selector: (l) => l.i, maxLength: 80 }),
+        fc.array(fc.record({ pick: fc.nat(), current: fc.boolean() }), { maxLength: 60 }),
+        fc.array(arbitraryWindow, { minLength: 1, maxLength: 3 }),
+        (lives, heldPicks, windows) => {
+          const old = lives.map((l) => replica[l.i]!);
+          const current = new Map<string, Doc>();
+          for (const [k, l] of lives.entries()) {
+            const was = old[k]!;
+            if (l.now === 'deleted') continue;
+            current.set(
+              was.id,
+              l.now === 'same'
+                ? was
+                : {
+                    id: was.id,
+                    startsAt: new Date(Date.parse(was.startsAt) + l.now * DAY).toISOString(),
+                    updatedAt: new Date(Date.parse(was.updatedAt) + 1).toISOString(),
+                  },
             );
-            return { window: w, documents: docs, answered: r.answered };
-          });
-          const next = documentsToHold(held, asked);
-          expect(documentsToHold(next, asked)).toBe(next);
-          expect(new Set(next.map((d) => d.id)).size).toBe(next.length);
-          const answered = asked.filter((r) => r.answered);
-          const known = new Map(
-            latestById(...answered.map((r) => r.documents)).map((d) => [d.id, d]),
-          );
-          for (const doc of next) {
-            // Nothing inside an answered window that no answer holds.
-            if (answered.some((r) => doc.startsAt >= r.window.from && doc.startsAt < r.window.to))
-              expect(known.has(doc.id)).toBe(true);
-            // An answered class time at its latest revision among the reads.
-            const latest = latestById(...asked.map((r) => r.documents)).find(
-              (d) => d.id === doc.id,
-            );
-            if (latest) expect(doc.updatedAt).toBe(latest.updatedAt);
           }
-          // Every answered class time is held.
-          for (const id of known.keys()) expect(next.some((d) => d.id === id)).toBe(true);
+          const revisionsNow = [...current.values()];
+          const pickFrom = <T>(list: readonly T[], n: number) =>
+            list.length ? list[n % list.length] : undefined;
+          // Held: what earlier answers gave, old revisions or current ones.
+          const held = latestById(
+            heldPicks
+              .map((p) => pickFrom(p.current ? revisionsNow : old, p.pick))
+              .filter((d): d is Doc => d !== undefined),
+          );
+          const reads = windows.map((w) => {
+            const window = { from: day(w.from), to: day(Math.min(200, w.from + w.days)) };
+            return {
+              window,
+              // An answered read holds what is in its window now; one yet to answer, an earlier
+              // answer (old revisions, anywhere).
+              documents: w.answered
+                ? within(revisionsNow, window)
+                : latestById(
+                    w.stale.map((n) => pickFrom(old, n)).filter((d): d is Doc => d !== undefined),
+                  ),
+              answered: w.answered,
+            };
+          });
+          const next = documentsToHold(held, reads);
+          // Settled: given its own answer, it hands it back.
+          expect(documentsToHold(next, reads)).toBe(next);
+          expect(new Set(next.map((d) => d.id)).size).toBe(next.length);
+          const answered = reads.filter((r) => r.answered);
+          const inside = (d: Doc, w: { from: string; to: string }) =>
+            d.startsAt >= w.from && d.startsAt < w.to;
+          const heldById = new Map(held.map((d) => [d.id, d]));
+          for (const doc of next) {
+            // Never an older revision than the one held.
+            const was = heldById.get(doc.id);
+            if (was)
+              expect(Date.parse(doc.updatedAt)).toBeGreaterThanOrEqual(Date.parse(was.updatedAt));
+            // Sound: inside an answered window, only what is there now, as it is now.
+            if (answered.some((r) => inside(doc, r.window))) expect(doc).toBe(current.get(doc.id));
+            // A new list, or every read answered: nothing from outside all the windows (but a
+            // newer revision of what a read yet to answer holds older, which would come back).
+            const shadows = reads.some(
+              (r) =>
+                !r.answered &&
+                r.documents.some((d) => d.id === doc.id && d.updatedAt !== doc.updatedAt),
+            );
+            if ((next !== held || answered.length === reads.length) && !shadows)
+              expect(reads.some((r) => inside(doc, r.window))).toBe(true);
+          }
+          // Complete: whatever an answered read holds is held, as it is now.
+          for (const read of answered)
+            for (const doc of read.documents) expect(next).toContain(doc);
+          // Kept while unknown: a held class time inside a window yet to answer, outside the
+          // answered ones and in no read, stays (nothing says it is gone).
+          for (const doc of held) {
+            const inRead = reads.some((r) => r.documents.some((d) => d.id === doc.id));
+            if (
+              !inRead &&
+              reads.some((r) => !r.answered && inside(doc, r.window)) &&
+              !answered.some((r) => inside(doc, r.window))
+            )
+              expect(next).toContain(doc);
+          }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: 500 },
     );
   });
 });

@@ -143,8 +143,9 @@ export type WindowRead<D> = { window: Window; documents: readonly D[]; answered:
  * - What is held inside a window whose read has not answered yet — or outside every window (the
  *   month just left) — is kept until there is something new to draw: it is drawn only if it is in
  *   the visible range, and a read about to answer would hand most of it back.
- * - When there is something new (a window's first answer, a changed class time), what lies
- *   outside every window is dropped with it, so the list does not grow with each move.
+ * - When there is something new (a window's first answer, a changed class time), or once every
+ *   read has answered, what lies outside every window is dropped, so the list does not grow with
+ *   each move nor keep a month's class times in a week view.
  */
 export function documentsToHold<D extends { id: string; updatedAt: string; startsAt: string }>(
   held: readonly D[],
@@ -153,16 +154,34 @@ export function documentsToHold<D extends { id: string; updatedAt: string; start
   const inside = (doc: D, window: Window) =>
     doc.startsAt >= window.from && doc.startsAt < window.to;
   const answered = reads.filter((read) => read.answered);
-  const known = new Set(answered.flatMap((read) => read.documents.map((doc) => doc.id)));
-  // Inside a window that has answered, and in no answer: deleted, or moved away — also when a
-  // read that has not answered since its window moved still holds it.
-  const gone = (doc: D) => !known.has(doc.id) && answered.some((read) => inside(doc, read.window));
-  const fresh = latestById(...reads.map((read) => read.documents)).filter((doc) => !gone(doc));
-  const freshIds = new Set(fresh.map((doc) => doc.id));
-  const kept = held.filter((doc) => !freshIds.has(doc.id) && !gone(doc));
-  const candidate = [...kept, ...fresh];
-  if (sameDocuments(held, candidate)) return held;
-  const windowed = candidate.filter((doc) => reads.some((read) => inside(doc, read.window)));
+  // What the answered reads hold is the truth inside their windows, at its current revision.
+  const truth = latestById(...answered.map((read) => read.documents));
+  const known = new Set(truth.map((doc) => doc.id));
+  // Everything else held or read, at its latest revision — unless it lies inside an answered
+  // window that no longer holds it: deleted, or moved away (also when a read that has not
+  // answered since its window moved still holds it).
+  const others = latestById(
+    held,
+    ...reads.filter((read) => !read.answered).map((read) => read.documents),
+  ).filter((doc) => !known.has(doc.id) && !answered.some((read) => inside(doc, read.window)));
+  const candidate = [...others, ...truth];
+  // While a read is under way, nothing new means nothing to draw; once all have answered, what
+  // is still held outside every window goes (after a month, a week view would otherwise be handed
+  // three months of class times until one of them changed).
+  if (reads.some((read) => !read.answered) && sameDocuments(held, candidate)) return held;
+  // A newer revision outside every window stays while a read yet to answer holds an older one of
+  // it: dropped, it would let that older one back in on the next step.
+  const latest = new Map(candidate.map((doc) => [doc.id, doc.updatedAt]));
+  const shadowing = new Set(
+    reads
+      .filter((read) => !read.answered)
+      .flatMap((read) => read.documents)
+      .filter((doc) => latest.has(doc.id) && latest.get(doc.id) !== doc.updatedAt)
+      .map((doc) => doc.id),
+  );
+  const windowed = candidate.filter(
+    (doc) => shadowing.has(doc.id) || reads.some((read) => inside(doc, read.window)),
+  );
   return sameDocuments(held, windowed) ? held : windowed;
 }
 
