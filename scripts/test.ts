@@ -30,8 +30,9 @@ async function stepsSideBySide(steps: Array<[name: string, command: string, args
           const started = Date.now();
           const child = spawn(command, args, { cwd: repoRoot });
           let output = '';
-          child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-          child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+          // Decoded as a stream: a chunk may end inside a character.
+          child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+          child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
           child.on('error', (error) => (output += `${error.message}\n`));
           child.on('close', (code) =>
             resolve({ name, ok: code === 0, output, seconds: (Date.now() - started) / 1000 }),
@@ -65,21 +66,26 @@ async function vitest(name: string, extraArgs: string[]): Promise<void> {
   ];
   console.log(`\n━━ ${name} ━━`);
   const started = Date.now();
-  let output = '';
+  // Kept as bytes and decoded once: a chunk may end inside a character (vitest's ⎯ is three).
+  const kept = { stdout: [] as Buffer[], stderr: [] as Buffer[], error: '' };
   const code = await new Promise<number | null>((resolve) => {
     const child = spawn('npx', args, { cwd: repoRoot, stdio: ['inherit', 'pipe', 'pipe'] });
-    const keep = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
+    const keep = (to: NodeJS.WriteStream, into: Buffer[]) => (chunk: Buffer) => {
       to.write(chunk);
-      output += chunk.toString();
+      into.push(chunk);
     };
-    child.stdout.on('data', keep(process.stdout));
-    child.stderr.on('data', keep(process.stderr));
+    child.stdout.on('data', keep(process.stdout, kept.stdout));
+    child.stderr.on('data', keep(process.stderr, kept.stderr));
     child.on('error', (error) => {
-      output += `${error.message}\n`;
+      kept.error = error.message;
       resolve(null);
     });
     child.on('close', resolve);
   });
+  // Each stream whole (vitest writes its error blocks to stderr), not interleaved.
+  const output =
+    [kept.stderr, kept.stdout].map((chunks) => Buffer.concat(chunks).toString()).join('\n') +
+    kept.error;
   const ok = code === 0;
   console.log(
     `━━ ${name}: ${ok ? 'ok' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`,
