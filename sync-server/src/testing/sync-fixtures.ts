@@ -233,6 +233,12 @@ export function pushChangeAs(
  * Waits until every transaction running now that may write to this database has finished (the
  * pull's visibility bound has passed them, decision 0076). Tests that pull right after writing
  * call this.
+ *
+ * Then, for a few seconds at most, until every transaction running now in any database has
+ * finished: one of another database (another test file's) that is still running when the
+ * pull's statement starts and ends before its bound looks at who is running is kept in that
+ * pull's bound (nothing is known of it then — decision 0076, consequences), and a pull right
+ * after the write would miss the row. Once it has ended it cannot be in a later snapshot.
  */
 export async function waitForVisibility(db: Db): Promise<void> {
   const read = async (position: SQL) => {
@@ -242,6 +248,12 @@ export async function waitForVisibility(db: Db): Promise<void> {
   const horizon = await read(sql`pg_snapshot_xmax(pg_current_snapshot())`);
   const deadline = Date.now() + 10_000;
   while ((await read(pullBound())) < horizon && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 10));
+  const elsewhere = Date.now() + 3_000;
+  while (
+    (await read(sql`pg_snapshot_xmin(pg_current_snapshot())`)) < horizon &&
+    Date.now() < elsewhere
+  )
     await new Promise((r) => setTimeout(r, 10));
 }
 
