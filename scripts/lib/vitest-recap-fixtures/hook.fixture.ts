@@ -1,6 +1,7 @@
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, test } from 'vitest';
 
 afterAll(() => {
   throw new Error('the teardown broke');
 });
-test('passes before its teardown throws', () => expect(2).toBe(2));
+// Nothing to check: the file fails in its teardown alone.
+test('passes before its teardown throws', () => {});
