@@ -77,15 +77,7 @@ describe.each(testDatabaseKinds)('class check-in at the kiosk on %s', (kind) => 
       customerUserId: a.parent.id,
       customerName: 'Pat Parent',
     });
-    // Pulled again if a pull misses it: a transaction of another test file's database that was
-    // running at the pull's snapshot and ended before its bound looked at who is running is kept
-    // in that pull's bound (it cannot be known to have been elsewhere, decision 0076), which
-    // holds the row back for that one pull.
-    let master: Doc | undefined;
-    for (let attempt = 0; attempt < 20 && !master; attempt++) {
-      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 50));
-      master = (await pull(asKiosk(kioskOfA))).find((doc) => doc.id === row.id);
-    }
+    const master = (await pull(asKiosk(kioskOfA))).find((doc) => doc.id === row.id);
     if (!master) throw new Error('the kiosk did not pull the booking');
     return { occurrence, master };
   }
