@@ -61,7 +61,8 @@ describe('inviting a customer to a product', () => {
     // Outside the month's 30-day window: the button waits (spec §5).
     await dialog.getByLabel('Start date').fill(zipperDay(31));
     await dialog.getByText('The start date must be within 30 days from today.').waitFor();
-    expect(await send.isDisabled()).toBe(true);
+    // The message and the button's state come from one validation, drawn a render apart.
+    await expect.poll(() => send.isDisabled(), { timeout: 5_000 }).toBe(true);
     await dialog.getByLabel('Start date').fill(startDate);
     await dialog.getByText('No start-up fee with a delayed start.').waitFor();
     expect(await send.isEnabled()).toBe(true);

@@ -18,7 +18,8 @@ describe('the app shell', () => {
       `${env.server.url}/auth/signup?orgId=${env.server.seed.zipperOrgId}`,
     );
     expect(response?.status()).toBe(200);
-    await expect.poll(() => page.title()).toBe('Zipper Fitness');
+    // The branded title is set once the organisation's branding has loaded (a second under load).
+    await expect.poll(() => page.title(), { timeout: 10_000 }).toBe('Zipper Fitness');
     await page.close();
   });
 });
