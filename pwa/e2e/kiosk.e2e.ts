@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { request, type BrowserContext, type Page } from 'playwright-core';
 import { kioskDevices, timeEntries } from '@platform/schema/db';
+import { INSTALL_PROMPT_WAIT_MS } from '@platform/schema/app/constants';
 import { kioskMessages } from '@platform/schema/kiosk/kiosk.messages';
 import { savedOfflineMessage } from '@platform/schema/time-tracking/time-tracking.messages';
 import {
@@ -183,6 +184,27 @@ describe('kiosk mode', () => {
     expect(startedAt).toBeLessThanOrEqual(recordedBy);
     expect(startedAt).toBeLessThan(onlineAt);
     expect(entry).toMatchObject({ orgId: server.seed.zipperOrgId, endTime: null, deleted: false });
+  });
+
+  it("offers no 'Install app' over the kiosk, even when the browser would allow it", async () => {
+    // Record when Chromium offers installation, to know the offer had its chance to appear.
+    await context.addInitScript(() => {
+      window.addEventListener('beforeinstallprompt', () =>
+        document.documentElement.setAttribute('data-e2e-install-offered', ''),
+      );
+    });
+    await page.reload();
+    await page.getByRole('heading', { name: 'Tap your name' }).waitFor();
+    await page.waitForSelector('html[data-e2e-install-offered]', {
+      state: 'attached',
+      timeout: 20_000,
+    });
+    await page.waitForTimeout(INSTALL_PROMPT_WAIT_MS + 700);
+    expect(await page.getByRole('region', { name: 'Install app' }).count()).toBe(0);
+    // Nothing lies over the way out (a trial click fails when something would take the click).
+    await page
+      .getByRole('button', { name: 'Leave kiosk mode' })
+      .click({ trial: true, timeout: 2_000 });
   });
 
   it('asks for the password of the staff member who started it before it leaves kiosk mode', async () => {

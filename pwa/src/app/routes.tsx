@@ -5,6 +5,7 @@ import { allNavItems } from '@platform/schema/organizations/navigation.rules';
 import { NotBuiltYet } from '../components/not-built-yet.tsx';
 import { RequireNavAccess } from '../components/require-nav-access.tsx';
 import { lazyComponent } from '../lib/lazy-component.ts';
+import type { RouteHandle } from '../lib/route-handle.ts';
 import { NotFoundPage } from '../features/shell/components/not-found-page.tsx';
 // The branded app opens here (installed, it is the start URL): in the main bundle, so its first
 // screen waits for no further chunk (under 1 kB).
@@ -136,8 +137,16 @@ export const authRoutes: RouteObject[] = [
   { path: 'login-with-google', element: <GoogleLoginPage /> },
 ];
 
-/** spec §2 /auth/kiosk-mode: a full-screen front-desk clock of its own, outside AuthLayout. */
-export const kioskRoute: RouteObject = { path: 'auth/kiosk-mode', element: <KioskModePage /> };
+/**
+ * spec §2 /auth/kiosk-mode: a full-screen front-desk clock of its own, outside AuthLayout. A
+ * shared wall tablet is offered no install of the customer app: the offer would sit over the
+ * kiosk's own buttons (Leave kiosk mode among them) for whoever walks by.
+ */
+export const kioskRoute: RouteObject = {
+  path: 'auth/kiosk-mode',
+  element: <KioskModePage />,
+  handle: { installOffer: false } satisfies RouteHandle,
+};
 
 /**
  * Stripe's card entry (decision 0063): framed by the card forms, always a full page load from

@@ -1,13 +1,18 @@
+import { useMatches } from 'react-router';
 import { useBranding, useBrandingSettled } from '../../../lib/branding.ts';
 import { useInstallPrompt } from '../../../lib/install-prompt.ts';
+import type { RouteHandle } from '../../../lib/route-handle.ts';
 
 /** spec §1/§9 install-to-home-screen offer; its words and icon come from the branding data. */
 export function InstallBanner() {
   const branding = useBranding();
   const settled = useBrandingSettled();
   const { canInstall, showIosInstructions, install, dismiss } = useInstallPrompt(branding.id);
+  const offered = useMatches().every(
+    (match) => (match.handle as RouteHandle | undefined)?.installOffer !== false,
+  );
   // A branded page names its organisation, never the platform for a moment before it.
-  if (!settled) return null;
+  if (!settled || !offered) return null;
   if (showIosInstructions) {
     return (
       <section className="install-banner" aria-label="Install app">
