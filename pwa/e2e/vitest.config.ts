@@ -13,6 +13,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['./global-setup.ts'],
+    setupFiles: ['./e2e-setup.ts'],
     // Two files at a time keep a 2-core machine busy but not starved. Three took 604 s instead
     // of 752 s once (2026-11-29, morning); that evening three drove the load average to 14 on
     // two cores — 13 files in 12 minutes against 14 in 10 with two — and a test that a note

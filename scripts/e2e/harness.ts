@@ -8,6 +8,7 @@ import { loadConfig } from '../../sync-server/src/config.ts';
 import { createTestDatabase } from '../../sync-server/src/testing/test-database.ts';
 import { chromiumArgs, chromiumPath } from '../lib/chromium.ts';
 import { pwaDist } from '../lib/pwa-build.ts';
+import { watchBrowser, watchContext } from './browser-log.ts';
 import { DEMO_PASSWORD, demoLogins, seedDemo, type DemoSeed } from '../seed.ts';
 
 export { DEMO_PASSWORD, demoLogins };
@@ -61,7 +62,7 @@ export async function startE2eServer(env: Record<string, string> = {}): Promise<
 }
 
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  return watchBrowser(await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs }));
 }
 
 /** A persistent profile: installability and service workers behave as for a real user. */
@@ -70,10 +71,12 @@ export async function launchPersistent(): Promise<{
   close: () => Promise<void>;
 }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'e2e-profile-'));
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: chromiumPath,
-    args: chromiumArgs,
-  });
+  const context = watchContext(
+    await chromium.launchPersistentContext(dir, {
+      executablePath: chromiumPath,
+      args: chromiumArgs,
+    }),
+  );
   return {
     context,
     close: async () => {

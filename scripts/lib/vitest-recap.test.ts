@@ -61,3 +61,13 @@ test('names a failed test and its assertion', { timeout: 60_000 }, () => {
   expect(recap).toContain('expected 2 to be 3');
   expect(recap).not.toContain('Unhandled');
 });
+
+test('prints what the browser said during a failed end-to-end test', { timeout: 60_000 }, () => {
+  const { summary, recap } = run('browser-log.fixture.ts');
+  expect(summary.numFailedTests).toBe(1);
+  expect(recap).toContain('  ✗ a page that says why before the test fails');
+  expect(recap).toMatch(
+    /the browser said:\n +\d+\.\ds 503 GET \/api\/sync\/time-entries\/pull\?batchSize=200\n/,
+  );
+  expect(recap).toMatch(/\n +\d+\.\ds console\.error: the replica never answered(\n|$)/);
+});

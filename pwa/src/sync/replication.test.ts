@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { firstValueFrom, filter } from 'rxjs';
 import { timeEntryMessages } from '@platform/schema/time-tracking/time-entry.rules';
 import { createTestApp, listenOnLoopback } from '../../../sync-server/src/testing/test-app.ts';
@@ -197,6 +197,31 @@ describe('RxDB replication against the real server', () => {
       return pulled.json().documents.some((d: { id: string }) => d.id === doc.id);
     }, 10_000);
     expect(phone.cookies.get('access_token')).toBeTruthy();
+  });
+
+  it('says a failed pull once in the console, with its cause, however often it is tried again', async () => {
+    const said: string[] = [];
+    const warn = vi
+      .spyOn(console, 'warn')
+      .mockImplementation((text: string) => void said.push(text));
+    let answer = 0;
+    const phone = await openTestDevice('says', org.staff, base, {
+      // The server's way in is down: four answers of 503, then the server again.
+      through: (send) => (input, init) =>
+        String(input).includes('/pull') && answer++ < 4
+          ? Promise.resolve(new Response('down', { status: 503 }))
+          : send(input, init),
+    });
+    devices.push(phone);
+    try {
+      await phone.sync.awaitInSync();
+      expect(answer).toBeGreaterThan(4);
+      expect(said.filter((text) => text.startsWith('sync:'))).toEqual([
+        'sync: time-entries: pull failed: sync answered 503 (tried again)',
+      ]);
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('skips a document it cannot read instead of stopping the collection at that checkpoint', async () => {

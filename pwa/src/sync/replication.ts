@@ -213,6 +213,15 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
       push: { batchSize: PUSH_BATCH_SIZE, handler: push },
     });
     state.sent$.subscribe((doc) => pending.remove(name, doc.id));
+    // A failed pull or push is tried again (retryTime): said once in the console, for whoever
+    // looks (DevTools, the end-to-end tests' journal), not once per try.
+    let lastSaid = '';
+    state.error$.subscribe((error) => {
+      const said = syncErrorText(error);
+      if (said !== lastSaid) console.warn(`sync: ${name}: ${said} (tried again)`);
+      lastSaid = said;
+    });
+    state.received$.subscribe(() => (lastSaid = ''));
     void state.awaitInitialReplication().then(
       () => firstPulls.mark(name),
       () => {},
@@ -286,3 +295,14 @@ export function startSync(db: AccountDatabase, options: SyncOptions) {
   };
 }
 export type SyncEngine = ReturnType<typeof startSync>;
+
+/** A replication error as one line: its direction and the causes RxDB wrapped (RC_PULL, RC_PUSH). */
+export function syncErrorText(error: {
+  code?: string;
+  message: string;
+  parameters?: { direction?: string; errors?: ReadonlyArray<{ message?: string }> };
+}): string {
+  const causes = (error.parameters?.errors ?? []).map((cause) => cause.message ?? '?');
+  const what = error.parameters?.direction ?? error.code ?? 'replication';
+  return `${what} failed: ${causes.length > 0 ? causes.join('; ') : error.message.split('\n')[0]}`;
+}

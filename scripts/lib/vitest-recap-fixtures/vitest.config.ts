@@ -1,4 +1,4 @@
 import { defineConfig } from 'vitest/config';
 
-/** Three files that fail in the three ways `recapOf` reports; run by vitest-recap.test.ts only. */
+/** Files that fail in the ways `recapOf` reports; run by vitest-recap.test.ts only. */
 export default defineConfig({ test: { include: ['*.fixture.ts'], root: import.meta.dirname } });
