@@ -200,6 +200,109 @@ describe.runIf(process.env.DATABASE_URL)('the pull bound on PostgreSQL', () => {
   });
 });
 
+// Decision 0076's one-pull dip: a transaction running at a pull's snapshot that ends before the
+// bound looks at who is running is kept in the bound (nothing is known of it by then), so rows
+// committed after it began are left out of that pull — and the device, which pulled because of
+// their change notice, would wait for the next one. The pull looks once more instead. Here the
+// bound's function is made to answer such a transaction for one look (the race itself lasts
+// microseconds inside one statement), in a database of this test's own.
+describe.runIf(process.env.DATABASE_URL)('a pull whose bound was held by a transaction', () => {
+  let database: Database;
+  let db: Db;
+  const roster = collectionDefinitions.roster;
+
+  beforeAll(async () => {
+    database = await createTestDatabase('postgres');
+    db = database.db;
+    // The real function under another name; the one pulls call counts its looks (a sequence:
+    // not rolled back, and callable from a STABLE function, which the planner treats as it
+    // treats the real one) and answers a given transaction id at a given look.
+    await db.execute(
+      sql.raw(`
+      alter function sync_pull_bound(pg_snapshot) rename to sync_pull_bound_exact;
+      create sequence bound_looks;
+      create table bound_answers (at_look bigint primary key, xid xid8 not null);
+      create function sync_pull_bound(snapshot pg_snapshot) returns xid8
+      language plpgsql stable as $$
+      declare
+        look bigint := nextval('bound_looks');
+        answer xid8;
+      begin
+        select xid into answer from bound_answers where at_look = look;
+        return coalesce(answer, sync_pull_bound_exact(snapshot));
+      end
+      $$;`),
+    );
+  });
+  afterAll(() => database?.close());
+
+  /** How many times the bound was looked at since the last call. */
+  let counted = 0n;
+  const looks = async () => {
+    const [row] = rowsOf<{ n: string }>(
+      await db.execute(sql`select (last_value - (not is_called)::int)::text as n from bound_looks`),
+    );
+    const total = BigInt(row?.n ?? '0');
+    const since = Number(total - counted);
+    counted = total;
+    return since;
+  };
+
+  async function orgWithOneItem() {
+    const org = await insertTestOrg(db);
+    const user = await insertTestUser(db);
+    const first = await insertRosterItem(db, org.id, user);
+    const scope = { orgId: org.id, ownerIds: null, writable: true };
+    const start = await pullChanges(db, roster, scope, null, 10);
+    expect(start.documents.map((d) => d.id)).toEqual([first.id]);
+    await looks();
+    // Another item comes from someone else (one roster item per person).
+    const another = () =>
+      insertTestUser(db).then((someone) => insertRosterItem(db, org.id, someone));
+    return { another, scope, checkpoint: start.checkpoint };
+  }
+
+  it('looks once more when that transaction had ended, and hands out the rows after it', async () => {
+    const { another, scope, checkpoint } = await orgWithOneItem();
+    const writer = await holdWriter(db);
+    await writer.release();
+    const second = await another();
+    // The pull's first look: `writer` running at its snapshot, gone by the time it asked.
+    await looks();
+    await db.execute(
+      sql`insert into bound_answers values (${String(counted + 1n)}, ${String(writer.xid)}::xid8)`,
+    );
+    const page = await pullChanges(db, roster, scope, checkpoint, 10);
+    expect(page.documents.map((d) => d.id)).toEqual([second.id]);
+    expect(await looks()).toBe(2);
+  });
+
+  it('does not look again while that transaction is still running: its commit sends the notice', async () => {
+    const { another, scope, checkpoint } = await orgWithOneItem();
+    const writer = await holdWriter(db);
+    let second: Awaited<ReturnType<typeof insertRosterItem>>;
+    try {
+      second = await another();
+      const page = await pullChanges(db, roster, scope, checkpoint, 10);
+      expect(page.documents).toEqual([]);
+      expect(page.checkpoint).toEqual(checkpoint);
+      expect(await looks()).toBe(1);
+    } finally {
+      await writer.release();
+    }
+    const after = await pullChanges(db, roster, scope, checkpoint, 10);
+    expect(after.documents.map((d) => d.id)).toEqual([second.id]);
+  });
+
+  // One look a statement: folded into the page, the bound's subquery would be looked at where
+  // the page reads it and again where the pull learns of it — looks that could disagree.
+  it('looks once when nothing held it', async () => {
+    const { scope, checkpoint } = await orgWithOneItem();
+    expect((await pullChanges(db, roster, scope, checkpoint, 10)).documents).toEqual([]);
+    expect(await looks()).toBe(1);
+  });
+});
+
 /**
  * A transaction that takes an id and commits. A snapshot lists as running only the ids below
  * its xmax — one past the newest finished transaction — so a transaction is "running" in a

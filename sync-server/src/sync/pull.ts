@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, getTableName, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Checkpoint } from '@platform/schema/sync/sync.zod';
 import type { Db } from '../db/open-database.ts';
 import type { Scope } from './actor.ts';
@@ -35,8 +35,9 @@ export async function pullChanges(
 ): Promise<PullResult> {
   const documents: PullResult['documents'] = [];
   let position = checkpoint;
+  let lookedAgain = 0;
   for (;;) {
-    const rows = await rowsAfter(db, collection, scope, position, batchSize);
+    const { rows, bound } = await rowsAfter(db, collection, scope, position, batchSize);
     for (const row of rows) {
       position = { id: row.id, lsn: Number(row.txid) };
       const read = readDocument(collection, row);
@@ -44,30 +45,90 @@ export async function pullChanges(
       else reportUnreadable({ collection: collection.name, id: row.id, reason: read.reason });
       if (documents.length === batchSize) return { documents, checkpoint: position };
     }
-    if (rows.length < batchSize) return { documents, checkpoint: position };
+    if (rows.length === batchSize) continue;
+    // The end of the feed as this statement saw it. If a transaction that had already ended
+    // when the statement asked about it held its bound, rows committed after that one began
+    // were left for a later pull — which the device would only make at the next change notice,
+    // perhaps long after (decision 0076). Another statement has a snapshot of its own.
+    if (bound.heldByEnded && lookedAgain < LOOKS_AGAIN) {
+      lookedAgain += 1;
+      continue;
+    }
+    return { documents, checkpoint: position };
   }
 }
 
+/**
+ * How many more statements a pull runs after one whose bound was held by a transaction that
+ * had ended: each new statement has its own snapshot, in which that transaction is no longer
+ * running. More than one is needed only when another one ends inside the next statement too;
+ * the bound is still safe if the pull stops there.
+ */
+const LOOKS_AGAIN = 2;
+
+/**
+ * One page of rows after `checkpoint`, below the bound, and what the pull needs to know of the
+ * bound: the page is a LATERAL subquery of the one row that holds the bound, so that is known
+ * even when the page is empty. `offset 0` keeps PostgreSQL from folding that row's subquery
+ * into the page, which would look at the bound's function once where the page reads it and
+ * again for each place the pull learns of it — looks that could disagree
+ * (`pull-bound.test.ts` counts them). The page goes by the table's own name, so the outer
+ * select takes the table's columns as they are: selected through a subquery's alias, drizzle
+ * maps every value through a proxy (measured: a third slower per page).
+ *
+ * `heldByEnded`: the bound is a transaction that was running at the statement's snapshot (not
+ * the snapshot's xmax) and had committed or aborted by the time the statement asked after it
+ * (`pg_xact_status`, read once the bound is known: the outer subquery's projection needs the
+ * inner one's row first). One still in progress then is a writer whose rows come with the
+ * change notice its commit sends, or one this database cannot place (decision 0076): no second
+ * look. Not asked on a standby, where the bound is the snapshot's xmin (decision 0076), nor of
+ * xmax, which may not be a transaction yet (`pg_xact_status` would throw).
+ */
 async function rowsAfter(
   db: Db,
   collection: AnyReplicatedCollection,
   scope: Scope,
   checkpoint: Checkpoint | null,
   limit: number,
-): Promise<Array<{ id: string; txid: string }>> {
+): Promise<{ rows: Array<{ id: string; txid: string }>; bound: { heldByEnded: boolean } }> {
   const { table } = collection;
-  const conditions: SQL[] = [eq(table.orgId, scope.orgId), sql`${table.txid} < ${pullBound()}`];
+  const conditions: SQL[] = [eq(table.orgId, scope.orgId), sql`${table.txid} < pull_bound.xid`];
   if (scope.ownerIds) conditions.push(inArray(collection.ownerColumn, [...scope.ownerIds]));
   if (scope.rowFilter) conditions.push(scope.rowFilter);
   if (checkpoint)
     conditions.push(
       sql`(${table.txid}, ${table.id}) > (${String(checkpoint.lsn)}::xid8, ${checkpoint.id}::uuid)`,
     );
-  const rows = await db
+  const page = db
     .select()
     .from(table)
     .where(and(...conditions))
     .orderBy(asc(table.txid), asc(table.id))
-    .limit(limit);
-  return rows as Array<{ id: string; txid: string }>;
+    .limit(limit)
+    .as(getTableName(table));
+  const answer = await db
+    .select({ heldByEnded: sql<boolean>`pull_bound.held_by_ended`, ...getTableColumns(table) })
+    .from(
+      sql`(
+        select looked.xid,
+          case
+            when looked.xid < pg_snapshot_xmax(pg_current_snapshot()) and not pg_is_in_recovery()
+            then pg_xact_status(looked.xid) is distinct from 'in progress'
+            else false
+          end as held_by_ended
+        from (select ${pullBound()} as xid offset 0) as looked
+        offset 0
+      ) as pull_bound`,
+    )
+    .leftJoinLateral(page, sql`true`)
+    .orderBy(asc(table.txid), asc(table.id));
+  const [first] = answer;
+  if (!first) throw new Error('sync: the pull statement returned no bound');
+  return {
+    // An empty page is the bound's row alone, every column of the page null (LEFT JOIN).
+    rows: (answer as unknown as Array<{ id: string | null; txid: string }>).flatMap((row) =>
+      row.id !== null ? [row as { id: string; txid: string }] : [],
+    ),
+    bound: { heldByEnded: first.heldByEnded },
+  };
 }
