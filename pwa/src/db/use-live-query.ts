@@ -4,6 +4,7 @@ import type { MangoQuery } from 'rxdb/plugins/core';
 import type { CollectionName, DocOf } from '@platform/schema/sync/collections';
 import { firstPullsOf } from '../sync/first-pull.ts';
 import { hasCollection, type AccountDatabase } from './database.ts';
+import { noteRevision } from './revision-height.ts';
 
 /**
  * A replica document as screens get it: one object shared by every read of its revision
@@ -85,11 +86,15 @@ export function useLiveQuery<N extends CollectionName>(
 const plainDocuments = new WeakMap<object, unknown>();
 
 /** The plain JSON of a document's revision, the same object each time it is read. */
-export function plainDocument<D>(document: { toMutableJSON(): D }): ReplicaDocument<D> {
+export function plainDocument<D>(document: {
+  toMutableJSON(): D;
+  revision?: string;
+}): ReplicaDocument<D> {
   let plain = plainDocuments.get(document);
   if (plain === undefined) {
     plain = document.toMutableJSON();
     plainDocuments.set(document, plain);
+    noteRevision(plain as object, document.revision);
   }
   // The one place a document becomes read-only: the type only takes away the writes.
   return plain as ReplicaDocument<D>;

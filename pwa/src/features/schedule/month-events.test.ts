@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
+import { createRxDatabase } from 'rxdb/plugins/core';
+import { getRxStorageMemory } from 'rxdb/plugins/storage-memory';
+import { plainDocument } from '../../db/use-live-query.ts';
 import type { OccurrenceDoc } from '@platform/schema/schedule/schedule.zod';
 import {
   documentsToHold,
@@ -146,6 +149,54 @@ describe('the month view’s events', () => {
       false,
     );
     expect(sameDocuments([a!, b!], [a!, { ...b!, id: crypto.randomUUID() }])).toBe(false);
+  });
+});
+
+// Two changes of one class time stamped in the same millisecond (its booked count moved by two
+// bookings at once): the replica's revision tells the later, where `updatedAt` cannot.
+describe('two changes in one millisecond', () => {
+  it('takes the later revision of the replica, in either order, and draws it', async () => {
+    const db = await createRxDatabase({
+      name: `same-ms-${Math.random().toString(36).slice(2)}`,
+      storage: getRxStorageMemory(),
+    });
+    try {
+      const { times: stored } = await db.addCollections({
+        times: {
+          schema: {
+            version: 0,
+            primaryKey: 'id',
+            type: 'object',
+            properties: {
+              id: { type: 'string', maxLength: 40 },
+              startsAt: { type: 'string' },
+              updatedAt: { type: 'string' },
+              bookedCount: { type: 'number' },
+            },
+            required: ['id', 'startsAt', 'updatedAt', 'bookedCount'],
+          },
+        },
+      });
+      const stamp = '2027-03-01T15:00:00.000Z';
+      const first = await stored!.insert({
+        id: 'c1',
+        startsAt: stamp,
+        updatedAt: stamp,
+        bookedCount: 1,
+      });
+      const one = plainDocument(first);
+      const second = await first.incrementalPatch({ bookedCount: 2 });
+      const two = plainDocument(second);
+      expect(two.updatedAt).toBe(one.updatedAt);
+      expect(latestById([one], [two])).toEqual([two]);
+      expect(latestById([two], [one])).toEqual([two]);
+      expect(sameDocuments([one], [two])).toBe(false);
+      const window = { from: '2027-03-01T00:00:00.000Z', to: '2027-03-02T00:00:00.000Z' };
+      expect(documentsToHold([one], [{ window, documents: [two], answered: true }])).toEqual([two]);
+      expect(documentsToHold([two], [{ window, documents: [two], answered: true }])[0]).toBe(two);
+    } finally {
+      await db.remove();
+    }
   });
 });
 

@@ -1,6 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 import type { OccurrenceDoc } from '@platform/schema/schedule/schedule.zod';
 import { dayKeyOf } from '@platform/schema/time-tracking/org-calendar';
+import { revisionHeightOf } from '../../db/revision-height.ts';
 
 /**
  * What the staff calendar reads and draws (issue 16 benchmark: a month under 100 ms from the
@@ -105,6 +106,20 @@ export function windowsAround(
 }
 
 /**
+ * Whether `doc` is a later change than `held` (of the same document): by its time, and between
+ * two changes stamped in the same millisecond (a class time's booked count moved twice at
+ * once) by their revision on this device.
+ */
+function isLater(doc: { updatedAt: string }, held: { updatedAt: string }): boolean {
+  const [at, heldAt] = [Date.parse(doc.updatedAt), Date.parse(held.updatedAt)];
+  if (at !== heldAt) return at > heldAt;
+  return (revisionHeightOf(doc) ?? 0) > (revisionHeightOf(held) ?? 0);
+}
+
+/** One change of a document: its time and, when read from the replica, its revision here. */
+const changeOf = (doc: { updatedAt: string }) => `${doc.updatedAt}#${revisionHeightOf(doc) ?? ''}`;
+
+/**
  * The documents of several reads as one list: each id once, the latest change of it (a read
  * whose window just moved still holds its earlier answer until the new one comes).
  */
@@ -115,7 +130,7 @@ export function latestById<D extends { id: string; updatedAt: string }>(
   for (const read of reads)
     for (const doc of read) {
       const held = byId.get(doc.id);
-      if (!held || Date.parse(doc.updatedAt) > Date.parse(held.updatedAt)) byId.set(doc.id, doc);
+      if (!held || isLater(doc, held)) byId.set(doc.id, doc);
     }
   return [...byId.values()];
 }
@@ -126,8 +141,8 @@ export function sameDocuments<D extends { id: string; updatedAt: string }>(
   b: readonly D[],
 ): boolean {
   if (a.length !== b.length) return false;
-  const stamps = new Map(a.map((doc) => [doc.id, doc.updatedAt]));
-  return b.every((doc) => stamps.get(doc.id) === doc.updatedAt);
+  const changes = new Map(a.map((doc) => [doc.id, changeOf(doc)]));
+  return b.every((doc) => changes.get(doc.id) === changeOf(doc));
 }
 
 /** One of the calendar's reads: its window, its latest answer, and whether that answer is for this window. */
@@ -171,12 +186,12 @@ export function documentsToHold<D extends { id: string; updatedAt: string; start
   if (reads.some((read) => !read.answered) && sameDocuments(held, candidate)) return held;
   // A newer revision outside every window stays while a read yet to answer holds an older one of
   // it: dropped, it would let that older one back in on the next step.
-  const latest = new Map(candidate.map((doc) => [doc.id, doc.updatedAt]));
+  const latest = new Map(candidate.map((doc) => [doc.id, changeOf(doc)]));
   const shadowing = new Set(
     reads
       .filter((read) => !read.answered)
       .flatMap((read) => read.documents)
-      .filter((doc) => latest.has(doc.id) && latest.get(doc.id) !== doc.updatedAt)
+      .filter((doc) => latest.has(doc.id) && latest.get(doc.id) !== changeOf(doc))
       .map((doc) => doc.id),
   );
   const windowed = candidate.filter(
