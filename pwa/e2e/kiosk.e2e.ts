@@ -14,6 +14,7 @@ import {
   type E2eServer,
 } from '../../scripts/e2e/harness.ts';
 import { openWifi } from '../../scripts/e2e/wifi.ts';
+import { axeViolations } from '../../scripts/e2e/axe.ts';
 
 const SAM_PIN = '4821';
 
@@ -186,7 +187,7 @@ describe('kiosk mode', () => {
     expect(entry).toMatchObject({ orgId: server.seed.zipperOrgId, endTime: null, deleted: false });
   });
 
-  it("offers no 'Install app' over the kiosk, even when the browser would allow it", async () => {
+  it("offers no 'Install app' over the kiosk, even when the browser would allow it, and passes axe", async () => {
     // Record when Chromium offers installation, to know the offer had its chance to appear.
     await context.addInitScript(() => {
       window.addEventListener('beforeinstallprompt', () =>
@@ -201,6 +202,9 @@ describe('kiosk mode', () => {
     });
     await page.waitForTimeout(INSTALL_PROMPT_WAIT_MS + 700);
     expect(await page.getByRole('region', { name: 'Install app' }).count()).toBe(0);
+    // The wall tablet's screen, its tiles with their status, as axe-core reads it.
+    await tileOfSam('On break').waitFor();
+    expect(await axeViolations(page)).toEqual([]);
     // Nothing lies over the way out (a trial click fails when something would take the click).
     await page
       .getByRole('button', { name: 'Leave kiosk mode' })

@@ -30,6 +30,8 @@ function shortUrl(url: string): string {
 function onConsole(message: ConsoleMessage): void {
   const type = message.type();
   if (type !== 'error' && type !== 'warning') return;
+  // RxDB's open-core notice, on every database opened: not the test's concern.
+  if (message.text().includes('RxDB Open Core RxStorage')) return;
   const where = message.page() ? '' : ' (worker)';
   note(`console.${type}${where}: ${message.text().slice(0, 500)}`);
 }

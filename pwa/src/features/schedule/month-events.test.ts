@@ -184,9 +184,10 @@ describe('two changes in one millisecond', () => {
         updatedAt: stamp,
         bookedCount: 1,
       });
-      const one = plainDocument(first);
+      type Time = { id: string; startsAt: string; updatedAt: string; bookedCount: number };
+      const one = plainDocument(first) as Time;
       const second = await first.incrementalPatch({ bookedCount: 2 });
-      const two = plainDocument(second);
+      const two = plainDocument(second) as Time;
       expect(two.updatedAt).toBe(one.updatedAt);
       expect(latestById([one], [two])).toEqual([two]);
       expect(latestById([two], [one])).toEqual([two]);

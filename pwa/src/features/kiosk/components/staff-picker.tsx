@@ -31,11 +31,14 @@ export function StaffPicker({
                   type="button"
                   className="kiosk-person"
                   data-status={status ?? undefined}
-                  // One name for the tile, read as 'Sam Staff, In'.
-                  aria-label={status ? `${person.name}, ${tileStatusText(status)}` : person.name}
                   onClick={() => onPick(person)}
                 >
-                  <span className="kiosk-person-name">{person.name}</span>
+                  {/* The tile's name is its text, read as 'Sam Staff, In' (the comma is heard,
+                      not seen): a label of its own would differ from what is shown (axe). */}
+                  <span className="kiosk-person-name">
+                    {person.name}
+                    {status && <span className="kiosk-person-pause">,</span>}
+                  </span>
                   {status && <span className="kiosk-person-status">{tileStatusText(status)}</span>}
                 </button>
               </li>
