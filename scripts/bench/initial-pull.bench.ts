@@ -3,6 +3,8 @@ import { drizzle } from 'drizzle-orm/postgres-js';
 import Fastify from 'fastify';
 import { rosterItems } from '@platform/schema/db';
 import { rosterItemToDoc, type RosterRow } from '../../sync-server/src/crm/roster.repository.ts';
+import { collectionDefinitions } from '../../sync-server/src/sync/collections/definitions.ts';
+import { pullStatement } from '../../sync-server/src/sync/pull.ts';
 import {
   describeMachine,
   fmt,
@@ -214,21 +216,14 @@ await runBench('initial-pull', 170_000, async () => {
   // ── the pull query's plan, as pull.ts builds it (first page and a page halfway) ─────────
   const [middle] = await sql<Array<{ id: string; txid: string }>>`
     select id, txid::text from roster_items where org_id = ${org.id} order by txid, id offset ${ITEMS / 2} limit 1`;
-  const [bound] = await sql<Array<{ xmin: string }>>`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`;
   for (const checkpoint of [null, middle ?? null]) {
-    const query = bareDb
-      .select()
-      .from(rosterItems)
-      .where(
-        and(
-          eq(rosterItems.orgId, org.id),
-          dsql`${rosterItems.txid} < ${bound?.xmin ?? '0'}::xid8`,
-          ...(checkpoint ? [dsql`(${rosterItems.txid}, ${rosterItems.id}) > (${checkpoint.txid}::xid8, ${checkpoint.id}::uuid)`] : []),
-        ),
-      )
-      .orderBy(asc(rosterItems.txid), asc(rosterItems.id))
-      .limit(BATCH)
-      .toSQL();
+    const query = pullStatement(
+      database.db,
+      collectionDefinitions.roster,
+      { orgId: org.id, ownerIds: null, writable: true },
+      checkpoint ? { id: checkpoint.id, lsn: Number(checkpoint.txid) } : null,
+      BATCH,
+    ).toSQL();
     const plan = await sql.unsafe<Array<{ 'QUERY PLAN': string }>>(`explain (analyze, buffers) ${query.sql}`, query.params as never[]);
     console.log(`\nEXPLAIN ANALYZE of the pull query, ${checkpoint ? 'page halfway (checkpoint at row 50,000)' : 'first page'}:`);
     console.log(`  ${query.sql}`);

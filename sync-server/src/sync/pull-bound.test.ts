@@ -294,6 +294,43 @@ describe.runIf(process.env.DATABASE_URL)('a pull whose bound was held by a trans
     expect(after.documents.map((d) => d.id)).toEqual([second.id]);
   });
 
+  // A hardened server may take EXECUTE on pg_xact_status from PUBLIC: the pull goes on without
+  // a second look instead of failing (named in the pull's statement, the function's permission
+  // was checked as the statement started — every pull refused, even with nothing running).
+  it('pulls without a second look, not an error, where this role may not call pg_xact_status', async () => {
+    const { another, scope, checkpoint } = await orgWithOneItem();
+    const role = `pull_status_${Date.now().toString(36)}`;
+    await db.execute(sql.raw(`create role ${role}`));
+    await db.execute(
+      sql.raw(`grant select on roster_items, bound_answers to ${role};
+        grant usage on sequence bound_looks to ${role};
+        revoke execute on function pg_catalog.pg_xact_status(xid8) from public;`),
+    );
+    try {
+      const writer = await holdWriter(db);
+      await writer.release();
+      const second = await another();
+      await looks();
+      await db.execute(
+        sql`insert into bound_answers values (${String(counted + 1n)}, ${String(writer.xid)}::xid8)`,
+      );
+      const page = await db.transaction(async (tx) => {
+        await tx.execute(sql.raw(`set local role ${role}`));
+        return pullChanges(tx as unknown as Db, roster, scope, checkpoint, 10);
+      });
+      // The bound's one look answered `writer`: its rows wait, as before 0076's second look.
+      expect(page.documents).toEqual([]);
+      expect(await looks()).toBe(1);
+      const after = await pullChanges(db, roster, scope, checkpoint, 10);
+      expect(after.documents.map((d) => d.id)).toEqual([second.id]);
+    } finally {
+      await db.execute(
+        sql.raw(`grant execute on function pg_catalog.pg_xact_status(xid8) to public;
+          drop owned by ${role}; drop role ${role};`),
+      );
+    }
+  });
+
   // One look a statement: folded into the page, the bound's subquery would be looked at where
   // the page reads it and again where the pull learns of it — looks that could disagree.
   it('looks once when nothing held it', async () => {

@@ -78,11 +78,12 @@ const LOOKS_AGAIN = 2;
  *
  * `heldByEnded`: the bound is a transaction that was running at the statement's snapshot (not
  * the snapshot's xmax) and had committed or aborted by the time the statement asked after it
- * (`pg_xact_status`, read once the bound is known: the outer subquery's projection needs the
- * inner one's row first). One still in progress then is a writer whose rows come with the
- * change notice its commit sends, or one this database cannot place (decision 0076): no second
- * look. Not asked on a standby, where the bound is the snapshot's xmin (decision 0076), nor of
- * xmax, which may not be a transaction yet (`pg_xact_status` would throw).
+ * (`sync_transaction_ended`, migration 0038 — `pg_xact_status`, false where this role may not
+ * call it — read once the bound is known: the outer subquery's projection needs the inner
+ * one's row first). One still in progress then is a writer whose rows come with the change
+ * notice its commit sends, or one this database cannot place (decision 0076): no second look.
+ * Not asked on a standby, where the bound is the snapshot's xmin (decision 0076), nor of xmax,
+ * which may not be a transaction yet (`pg_xact_status` would throw).
  */
 async function rowsAfter(
   db: Db,
@@ -91,6 +92,26 @@ async function rowsAfter(
   checkpoint: Checkpoint | null,
   limit: number,
 ): Promise<{ rows: Array<{ id: string; txid: string }>; bound: { heldByEnded: boolean } }> {
+  const answer = await pullStatement(db, collection, scope, checkpoint, limit);
+  const [first] = answer;
+  if (!first) throw new Error('sync: the pull statement returned no bound');
+  return {
+    // An empty page is the bound's row alone, every column of the page null (LEFT JOIN).
+    rows: (answer as unknown as Array<{ id: string | null; txid: string }>).flatMap((row) =>
+      row.id !== null ? [row as { id: string; txid: string }] : [],
+    ),
+    bound: { heldByEnded: first.heldByEnded },
+  };
+}
+
+/** The pull's statement for one page, as it is sent (the initial-pull benchmark explains it). */
+export function pullStatement(
+  db: Db,
+  collection: AnyReplicatedCollection,
+  scope: Scope,
+  checkpoint: Checkpoint | null,
+  limit: number,
+) {
   const { table } = collection;
   const conditions: SQL[] = [eq(table.orgId, scope.orgId), sql`${table.txid} < pull_bound.xid`];
   if (scope.ownerIds) conditions.push(inArray(collection.ownerColumn, [...scope.ownerIds]));
@@ -106,14 +127,14 @@ async function rowsAfter(
     .orderBy(asc(table.txid), asc(table.id))
     .limit(limit)
     .as(getTableName(table));
-  const answer = await db
+  return db
     .select({ heldByEnded: sql<boolean>`pull_bound.held_by_ended`, ...getTableColumns(table) })
     .from(
       sql`(
         select looked.xid,
           case
             when looked.xid < pg_snapshot_xmax(pg_current_snapshot()) and not pg_is_in_recovery()
-            then pg_xact_status(looked.xid) is distinct from 'in progress'
+            then sync_transaction_ended(looked.xid)
             else false
           end as held_by_ended
         from (select ${pullBound()} as xid offset 0) as looked
@@ -122,13 +143,4 @@ async function rowsAfter(
     )
     .leftJoinLateral(page, sql`true`)
     .orderBy(asc(table.txid), asc(table.id));
-  const [first] = answer;
-  if (!first) throw new Error('sync: the pull statement returned no bound');
-  return {
-    // An empty page is the bound's row alone, every column of the page null (LEFT JOIN).
-    rows: (answer as unknown as Array<{ id: string | null; txid: string }>).flatMap((row) =>
-      row.id !== null ? [row as { id: string; txid: string }] : [],
-    ),
-    bound: { heldByEnded: first.heldByEnded },
-  };
 }
