@@ -262,16 +262,25 @@ describe.runIf(process.env.DATABASE_URL)('a pull whose bound was held by a trans
     return { another, scope, checkpoint: start.checkpoint };
   }
 
-  it('looks once more when that transaction had ended, and hands out the rows after it', async () => {
-    const { another, scope, checkpoint } = await orgWithOneItem();
+  /**
+   * A transaction that ends, an item written after it began, and the next look at the bound
+   * answering that transaction — as a look does when it was running at the pull's snapshot and
+   * gone by the time the look asked. Answers the item.
+   */
+  async function afterAnEndedTransaction(another: () => ReturnType<typeof insertRosterItem>) {
     const writer = await holdWriter(db);
     await writer.release();
-    const second = await another();
-    // The pull's first look: `writer` running at its snapshot, gone by the time it asked.
+    const item = await another();
     await looks();
     await db.execute(
       sql`insert into bound_answers values (${String(counted + 1n)}, ${String(writer.xid)}::xid8)`,
     );
+    return item;
+  }
+
+  it('looks once more when that transaction had ended, and hands out the rows after it', async () => {
+    const { another, scope, checkpoint } = await orgWithOneItem();
+    const second = await afterAnEndedTransaction(another);
     const page = await pullChanges(db, roster, scope, checkpoint, 10);
     expect(page.documents.map((d) => d.id)).toEqual([second.id]);
     expect(await looks()).toBe(2);
@@ -307,13 +316,7 @@ describe.runIf(process.env.DATABASE_URL)('a pull whose bound was held by a trans
         revoke execute on function pg_catalog.pg_xact_status(xid8) from public;`),
     );
     try {
-      const writer = await holdWriter(db);
-      await writer.release();
-      const second = await another();
-      await looks();
-      await db.execute(
-        sql`insert into bound_answers values (${String(counted + 1n)}, ${String(writer.xid)}::xid8)`,
-      );
+      const second = await afterAnEndedTransaction(another);
       const page = await db.transaction(async (tx) => {
         await tx.execute(sql.raw(`set local role ${role}`));
         return pullChanges(tx as unknown as Db, roster, scope, checkpoint, 10);
