@@ -19,6 +19,10 @@ export default defineConfig({
     // 1,274 s on this machine). Tests keep their state in what they create (an app, a database
     // of their own), never in a module, so nothing carries from one file to the next.
     isolate: false,
+    // So, too, the first file to load Dexie decides for the worker whether IndexedDB exists
+    // (Dexie reads the global once, as it loads): every file starts with fake-indexeddb's, or a
+    // device test after a file that loaded Dexie without it failed with "IndexedDB API missing".
+    setupFiles: ['fake-indexeddb/auto'],
     globalSetup: ['./vitest.global-setup.ts'],
   },
 });
